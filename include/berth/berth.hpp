@@ -1,0 +1,155 @@
+/// berth's C++ API: projects and the workspace lifecycle.
+///
+/// Every operation returns a Result: a value, or an Error with a stable code, a one-line message
+/// and a hint. Nothing here prints or exits; front ends (the CLI, the MCP server, your program)
+/// decide how to show results.
+#pragma once
+
+#include "berth/config.hpp"
+#include "berth/error.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace berth {
+
+std::string_view version();
+
+/// The persisted lifecycle state of a workspace.
+enum class State {
+  creating,   ///< being made; a crash here is rolled back by the next berth command
+  ready,      ///< usable
+  busy,       ///< a `run` holds it
+  discarding, ///< being torn down
+};
+std::string_view state_name(State state);
+
+/// One workspace as the registry records it.
+struct Workspace {
+  std::string name;      ///< as the user gave it ("feat/search")
+  std::string branch;    ///< "berth/feat/search"
+  std::string base;      ///< full SHA of the commit it started from
+  std::string path;      ///< absolute path of its worktree
+  std::string git_dir;   ///< its worktree admin dir (<common>/worktrees/<id>), from the registry
+  std::string owner;     ///< free label (agent, user, ticket)
+  int64_t created = 0;   ///< unix seconds
+  int64_t last_used = 0; ///< unix seconds, updated by berth commands that use it
+  State state = State::creating;
+  int holder_pid = 0;       ///< process creating/holding it (creating, busy, discarding)
+  int64_t holder_start = 0; ///< that process's start time, to tell pid reuse apart
+};
+
+/// A workspace with what git says of it now.
+struct WorkspaceStatus {
+  Workspace workspace;
+  std::string state;       ///< ready, busy, creating, discarding, or missing (directory gone)
+  std::string head;        ///< commit checked out (empty when missing)
+  std::string head_branch; ///< branch checked out ("" when detached)
+  int ahead = 0;           ///< commits on HEAD not in base
+  int behind = 0;          ///< commits of base not in HEAD (the agent reset or rebased past it)
+  bool dirty = false;      ///< any staged, unstaged or untracked change
+  int staged = 0, modified = 0, untracked = 0, conflicted = 0;
+  int64_t last_used = 0;   ///< the later of berth's record and git activity in the worktree
+  std::string lock_reason; ///< why git sees the worktree locked ("" when not)
+};
+
+/// Where a command was invoked and what the flags override.
+struct ProjectOptions {
+  std::string dir;                       ///< like `git -C`; empty: the current directory
+  std::vector<std::string> config_flags; ///< "key=value" from `-c`
+};
+
+/// A git repository as berth sees it.
+class Project {
+public:
+  static Result<Project> open(const ProjectOptions& options);
+
+  const std::string& common_dir() const { return common_dir_; }
+  /// The main checkout ("" for a bare repository).
+  const std::string& main_worktree() const { return main_worktree_; }
+  /// The worktree the command was run in ("" when run in a bare repository or a git dir).
+  const std::string& current_worktree() const { return current_worktree_; }
+  /// The directory the command was run in (absolute).
+  const std::string& cwd() const { return cwd_; }
+  bool bare() const { return bare_; }
+  /// <common>/berth: the registry.
+  const std::string& berth_dir() const { return berth_dir_; }
+  /// Where this project's workspaces live.
+  const std::string& workspace_root() const { return workspace_root_; }
+  /// The default workspace root (used when none is configured).
+  const std::string& default_workspace_root() const { return default_root_; }
+  const Config& config() const { return config_; }
+  /// Short name of the project (folder of the main checkout).
+  const std::string& project_name() const { return name_; }
+
+private:
+  std::string common_dir_, main_worktree_, current_worktree_, cwd_, berth_dir_, workspace_root_,
+      default_root_, name_;
+  bool bare_ = false;
+  Config config_;
+};
+
+struct NewOptions {
+  std::string name;
+  std::optional<std::string> base; ///< revision; default: HEAD of the worktree you stand in
+  std::string owner;
+};
+
+/// Result of `new`, with anything the user should know that did not stop it.
+struct Created {
+  Workspace workspace;
+  std::vector<std::string> warnings;
+};
+
+Result<Created> create_workspace(const Project& project, const NewOptions& options);
+Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project);
+Result<Workspace> find_workspace(const Project& project, std::string_view name);
+Result<WorkspaceStatus> workspace_status(const Project& project, std::string_view name);
+
+enum class Force { no, yes };
+enum class Trash { no, yes };
+
+/// A discarded workspace's saved state: refs/berth/trash/<slug>/<unix-time>.
+struct Snapshot {
+  std::string name;         ///< the workspace it came from
+  std::string ref;          ///< refs/berth/trash/...
+  std::string commit;       ///< the snapshot commit (tree: tracked + untracked files)
+  std::string head;         ///< HEAD of the workspace when discarded
+  std::string branch;       ///< its branch
+  std::string branch_tip;   ///< the branch's commit ("" if the branch was gone)
+  std::string index_commit; ///< a commit whose tree is the staged state
+  std::string base;         ///< the workspace's base
+  std::string owner;
+  int64_t time = 0;
+};
+
+struct Discarded {
+  Workspace workspace;
+  std::optional<Snapshot> snapshot; ///< none with Trash::no
+  bool unsaved_work = false;        ///< it had commits or changes beyond its base
+  uint64_t ignored_files = 0;       ///< ignored files deleted with it (not snapshotted)
+  uint64_t ignored_bytes = 0;
+  std::vector<std::string> warnings;
+};
+
+Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
+                                    Trash trash);
+
+/// Snapshots of one workspace name (or all), newest first.
+Result<std::vector<Snapshot>> list_snapshots(const Project& project,
+                                             std::optional<std::string_view> name);
+
+struct Restored {
+  Workspace workspace;
+  Snapshot from;
+  std::vector<std::string> warnings;
+};
+
+/// Recreate a workspace from its newest snapshot, as NAME or as `as`.
+Result<Restored> restore_workspace(const Project& project, std::string_view name,
+                                   std::optional<std::string> as);
+
+} // namespace berth

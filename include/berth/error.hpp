@@ -1,0 +1,79 @@
+/// Errors as berth reports them: a stable machine code, a one-line message, a hint.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tl/expected.hpp>
+#include <vector>
+
+namespace berth {
+
+/// Stable error codes. Their names (code_name) are part of the JSON contract: never rename one.
+enum class ErrorCode {
+  usage,            ///< bad command line
+  not_a_repository, ///< not inside a git repository
+  empty_repository, ///< the repository has no commit yet
+  bare_repository,  ///< a bare repository needs --base
+  invalid_name,     ///< workspace name refused
+  invalid_revision, ///< --base (or another revision) does not name a commit
+  name_taken,       ///< a workspace (or its directory) of that name exists
+  branch_exists,    ///< the workspace's branch exists already
+  not_found,        ///< no such workspace / snapshot
+  busy,             ///< the workspace is in use (a run holds it, or it is being created)
+  locked,           ///< the user locked the worktree; berth leaves it alone
+  unsaved_work,     ///< the operation would lose work; --force says to go ahead
+  unsafe_path,      ///< a path berth would delete lies outside its workspace root
+  config_invalid,   ///< a config file or value is wrong
+  git_failed,       ///< a git command failed unexpectedly
+  io_error,         ///< the filesystem refused
+  interrupted,      ///< a previous berth command was interrupted; see the hint
+};
+
+/// What a failed git call said: nobody should have to guess.
+struct GitFailure {
+  std::vector<std::string> argv;
+  int status = 0;
+  std::string out;
+  std::string err;
+};
+
+struct Error {
+  ErrorCode code;
+  std::string message; ///< one line, no trailing period
+  std::string hint;    ///< what to do next; may be empty
+  std::optional<GitFailure> git;
+};
+
+template <class T> using Result = tl::expected<T, Error>;
+
+/// The stable name of a code, e.g. "name_taken".
+std::string_view code_name(ErrorCode code);
+/// The process exit status a front end uses for a code (see DESIGN: 1 error, 2 usage, 3 conflict,
+/// 4 not found, 5 refused for safety).
+int exit_status(ErrorCode code);
+
+inline tl::unexpected<Error> fail(ErrorCode code, std::string message, std::string hint = {}) {
+  return tl::unexpected(Error{code, std::move(message), std::move(hint), std::nullopt});
+}
+
+namespace detail {
+template <class T, class E> T take(tl::expected<T, E>&& r) {
+  return std::move(r).value();
+}
+template <class E> void take(tl::expected<void, E>&&) {}
+template <class T, class E> T take(tl::expected<T, E>& r) {
+  return std::move(r).value();
+}
+template <class E> void take(tl::expected<void, E>&) {}
+} // namespace detail
+
+} // namespace berth
+
+/// Propagate the error of a Result-returning expression, yielding its value otherwise.
+#define BERTH_TRY(expr)                                                                            \
+  ({                                                                                               \
+    auto&& berth_try_result_ = (expr);                                                             \
+    if (!berth_try_result_) return tl::unexpected(std::move(berth_try_result_).error());           \
+    ::berth::detail::take(berth_try_result_);                                                      \
+  })

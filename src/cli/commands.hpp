@@ -1,0 +1,52 @@
+// The command table: every `berth` command is one row, a handler that returns a structured
+// result which the front end renders as text or JSON. `berth help` is generated from this table.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+/// Every option of every command, filled by the parser.
+struct Args {
+  // global
+  bool json = false;
+  bool quiet = false;
+  std::string dir;
+  std::vector<std::string> config;
+  // per command
+  std::string name;
+  std::optional<std::string> base;
+  std::string owner;
+  bool force = false;
+  bool no_trash = false;
+  bool all = false;
+  bool list = false;
+  std::optional<std::string> as;
+};
+
+/// What a command produced: the JSON document, the text for a person, and notes for stderr.
+struct Output {
+  nlohmann::json json;
+  std::string text;                  ///< printed to stdout as is (may be empty)
+  std::vector<std::string> warnings; ///< printed to stderr unless --quiet
+  int exit = 0;
+};
+
+using Handler = berth::Result<Output> (*)(const Args&, const berth::Project&);
+
+struct Command {
+  const char* name;
+  const char* summary;
+  void (*define)(CLI::App&, Args&);
+  Handler run;
+};
+
+const std::vector<Command>& commands();
+
+} // namespace cli

@@ -1,0 +1,153 @@
+// The `berth` front end (also installed as `git-berth`, so that `git berth ...` works): parse the
+// command line, open the project, run one command from the table, render its result. This is the
+// only place that prints or exits.
+#include "berth/json.hpp"
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
+#include <iostream>
+#include <signal.h>
+#include <unistd.h>
+
+namespace {
+
+void print_error(const berth::Error& e, bool json) {
+  if (json) {
+    std::cout << berth::error_document(e).dump(2) << std::endl;
+    return;
+  }
+  std::cerr << "berth: " << e.message << "\n";
+  if (!e.hint.empty()) std::cerr << "hint: " << e.hint << "\n";
+  if (e.git && std::getenv("BERTH_DEBUG")) {
+    std::cerr << "git command: " << fmt::format("{}", fmt::join(e.git->argv, " ")) << "\n"
+              << "exit status: " << e.git->status << "\n"
+              << e.git->err;
+  }
+}
+
+std::string help_text(const CLI::App& app) {
+  std::string out = "berth " + std::string(berth::version()) +
+                    ": a workspace per task: git worktrees for agents and people\n\n"
+                    "usage: berth [--json] [--quiet] [-C DIR] [-c KEY=VALUE] COMMAND [ARGS]\n\n"
+                    "commands:\n";
+  for (const auto& cmd : cli::commands())
+    out += fmt::format("  {:<10} {}\n", cmd.name, cmd.summary);
+  out +=
+      "  help       show help for berth or a command\n\n"
+      "global options:\n"
+      "  --json     machine-readable output on stdout (errors too: {\"error\": {...}})\n"
+      "  --quiet    print only what the command produces\n"
+      "  -C DIR     run as if started in DIR\n"
+      "  -c KEY=VALUE  override a config value for this command\n"
+      "  --version  print the version\n\n"
+      "exit status: 0 ok, 1 error, 2 usage, 3 conflict, 4 not found, 5 refused for safety\n"
+      "`berth help COMMAND` or `berth COMMAND --help` shows a command's options; see berth(1).\n";
+  (void)app;
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // A closed stdout (`berth list | head -1`) must give EPIPE, not a silent death mid-write.
+  ::signal(SIGPIPE, SIG_IGN);
+  cli::Args args;
+  bool wants_json = false;
+  for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
+    if (std::strcmp(argv[i], "--json") == 0) wants_json = true;
+
+  CLI::App app{"berth: a workspace per task", "berth"};
+  app.set_help_flag(); // our own help, generated from the command table
+  app.fallthrough();   // global options work before or after the command
+  app.require_subcommand(0, 1);
+  app.add_flag("--json", args.json, "machine-readable output");
+  app.add_flag("--quiet,-q", args.quiet, "print only what the command produces");
+  app.add_option("-C", args.dir, "run as if started in DIR");
+  app.add_option("-c", args.config, "override a config value: KEY=VALUE")->allow_extra_args(false);
+  bool show_version = false, show_help = false;
+  app.add_flag("--version,-V", show_version, "print the version");
+  app.add_flag("--help,-h", show_help, "show help");
+
+  std::vector<CLI::App*> subs;
+  for (const auto& cmd : cli::commands()) {
+    CLI::App* sub = app.add_subcommand(cmd.name, cmd.summary);
+    sub->set_help_flag("--help,-h", "show this command's options");
+    cmd.define(*sub, args);
+    subs.push_back(sub);
+  }
+  std::string help_topic;
+  CLI::App* help = app.add_subcommand("help", "show help");
+  help->add_option("command", help_topic);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    for (auto* sub : subs)
+      if (sub->parsed()) {
+        std::cout << sub->help("berth " + sub->get_name());
+        return 0;
+      }
+    std::cout << help_text(app);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    print_error(
+        berth::Error{berth::ErrorCode::usage, e.what(), "run `berth help` for usage", std::nullopt},
+        wants_json);
+    return 2;
+  }
+
+  if (show_version) {
+    if (args.json)
+      std::cout << nlohmann::json{{"version", berth::version()}}.dump() << "\n";
+    else
+      std::cout << "berth " << berth::version() << "\n";
+    return 0;
+  }
+  if (help->parsed() || show_help || app.get_subcommands().empty()) {
+    if (!help_topic.empty()) {
+      for (auto* sub : subs)
+        if (sub->get_name() == help_topic) {
+          std::cout << sub->help("berth " + help_topic);
+          return 0;
+        }
+      print_error({berth::ErrorCode::usage, fmt::format("no command named '{}'", help_topic),
+                   "run `berth help`", std::nullopt},
+                  args.json);
+      return 2;
+    }
+    std::cout << help_text(app);
+    return app.get_subcommands().empty() && !help->parsed() && !show_help ? 2 : 0;
+  }
+
+  const cli::Command* command = nullptr;
+  for (size_t i = 0; i < subs.size(); ++i)
+    if (subs[i]->parsed()) command = &cli::commands()[i];
+
+  auto project = berth::Project::open({args.dir, args.config});
+  if (!project) {
+    print_error(project.error(), args.json);
+    return berth::exit_status(project.error().code);
+  }
+  if (!args.quiet)
+    for (const auto& warning : project->config().warnings())
+      std::cerr << "berth: warning: " << warning << "\n";
+
+  auto output = command->run(args, *project);
+  if (!output) {
+    print_error(output.error(), args.json);
+    return berth::exit_status(output.error().code);
+  }
+  if (args.json)
+    std::cout << output->json.dump(2) << "\n";
+  else
+    std::cout << output->text;
+  if (!args.quiet)
+    for (const auto& warning : output->warnings)
+      std::cerr << "berth: warning: " << warning << "\n";
+  std::cout.flush();
+  if (!std::cout) return 1;
+  return output->exit;
+}

@@ -1,0 +1,83 @@
+#include "cli/render.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace cli {
+
+bool use_color() {
+  static const bool on = [] {
+    const char* no_color = std::getenv("NO_COLOR");
+    const char* term = std::getenv("TERM");
+    return ::isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+           !(term && std::strcmp(term, "dumb") == 0);
+  }();
+  return on;
+}
+
+std::string paint(const std::string& text, const char* sgr) {
+  if (!use_color()) return text;
+  return fmt::format("\033[{}m{}\033[0m", sgr, text);
+}
+
+std::string age(int64_t unix_seconds, int64_t now) {
+  if (unix_seconds <= 0) return "-";
+  int64_t s = std::max<int64_t>(0, now - unix_seconds);
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m", s / 60);
+  if (s < 86400) return fmt::format("{}h", s / 3600);
+  return fmt::format("{}d", s / 86400);
+}
+
+std::string human_bytes(uint64_t bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1000 && unit < 4) {
+    value /= 1000;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+namespace {
+// Display width, ignoring SGR escape sequences.
+size_t visible_width(const std::string& s) {
+  size_t width = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\033') {
+      while (i < s.size() && s[i] != 'm')
+        ++i;
+      continue;
+    }
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++width;
+  }
+  return width;
+}
+} // namespace
+
+std::string table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (widths.size() <= c) widths.push_back(0);
+      widths[c] = std::max(widths[c], visible_width(row[c]));
+    }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line += std::string(widths[c] - visible_width(row[c]) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+} // namespace cli

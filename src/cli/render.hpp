@@ -1,0 +1,24 @@
+// Text rendering for people: tables, ages, colour (only on a terminal, never with NO_COLOR).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+/// Whether stdout gets colour: a TTY, NO_COLOR unset, TERM not "dumb".
+bool use_color();
+/// Wrap `text` in an SGR colour code when colour is on ("32" green, "33" yellow, "31" red, "2"
+/// dim).
+std::string paint(const std::string& text, const char* sgr);
+
+/// "3s", "5m", "2h", "4d" since `unix_seconds` ("-" for 0).
+std::string age(int64_t unix_seconds, int64_t now);
+/// "1.2 MB" style.
+std::string human_bytes(uint64_t bytes);
+
+/// Left-aligned columns separated by two spaces; the first row is the header.
+std::string table(const std::vector<std::vector<std::string>>& rows);
+
+} // namespace cli

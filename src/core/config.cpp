@@ -1,0 +1,197 @@
+#include "berth/config.hpp"
+
+#include "util/paths.hpp"
+
+#include <cstdlib>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+namespace berth {
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> keys = {
+      {"workspace_root", std::string(),
+       "where workspaces live; empty means ${XDG_DATA_HOME:-~/.local/share}/berth/<project>-<id>; "
+       "a relative path is taken from the project's main checkout (and added to .git/info/exclude)",
+       true},
+      {"branch_prefix", std::string("berth/"), "prefix of every workspace branch", true},
+  };
+  return keys;
+}
+
+namespace {
+
+const ConfigKey* find_key(const std::string& name) {
+  for (const auto& key : config_keys())
+    if (name == key.name) return &key;
+  return nullptr;
+}
+
+std::string type_name(const ConfigValue& v) {
+  if (std::holds_alternative<std::string>(v)) return "a string";
+  if (std::holds_alternative<int64_t>(v)) return "an integer";
+  return "a boolean";
+}
+
+// Convert text (from the environment or a flag) to the key's type.
+Result<ConfigValue> parse_text(const ConfigKey& key, const std::string& text,
+                               const std::string& where) {
+  const ConfigValue& def = key.default_value;
+  if (std::holds_alternative<std::string>(def)) return ConfigValue(text);
+  if (std::holds_alternative<int64_t>(def)) {
+    char* end = nullptr;
+    long long n = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0')
+      return fail(ErrorCode::config_invalid,
+                  fmt::format("{}: {} must be an integer, not '{}'", where, key.name, text));
+    return ConfigValue(static_cast<int64_t>(n));
+  }
+  if (text == "true" || text == "1" || text == "yes" || text == "on") return ConfigValue(true);
+  if (text == "false" || text == "0" || text == "no" || text == "off") return ConfigValue(false);
+  return fail(ErrorCode::config_invalid,
+              fmt::format("{}: {} must be true or false, not '{}'", where, key.name, text));
+}
+
+Result<ConfigValue> from_toml(const ConfigKey& key, const toml::node& node,
+                              const std::string& where) {
+  const ConfigValue& def = key.default_value;
+  if (std::holds_alternative<std::string>(def) && node.is_string())
+    return ConfigValue(*node.value<std::string>());
+  if (std::holds_alternative<int64_t>(def) && node.is_integer())
+    return ConfigValue(*node.value<int64_t>());
+  if (std::holds_alternative<bool>(def) && node.is_boolean())
+    return ConfigValue(*node.value<bool>());
+  return fail(ErrorCode::config_invalid,
+              fmt::format("{}: {} must be {}", where, key.name, type_name(def)),
+              "fix the value in that file");
+}
+
+// Flatten a TOML table into dotted keys ("pool.size").
+void flatten(const toml::table& table, const std::string& prefix,
+             std::vector<std::pair<std::string, const toml::node*>>& out) {
+  for (const auto& [k, node] : table) {
+    std::string name = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* sub = node.as_table())
+      flatten(*sub, name, out);
+    else
+      out.emplace_back(name, &node);
+  }
+}
+
+} // namespace
+
+Result<Config> Config::load(const std::string& user_file, const std::string& repo_file,
+                            const std::vector<std::string>& flags) {
+  Config config;
+  for (const auto& key : config_keys())
+    config.entries_[key.name] =
+        ConfigEntry{key.default_value, {ConfigSource::Layer::built_in, "built-in"}};
+
+  auto load_file = [&](const std::string& path, ConfigSource::Layer layer) -> Result<void> {
+    if (path.empty() || !util::exists(path)) return {};
+    toml::table table;
+    try {
+      table = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+      const auto& where = e.source().begin;
+      return fail(ErrorCode::config_invalid,
+                  fmt::format("{}:{}:{}: {}", path, where.line, where.column, e.description()),
+                  "fix the TOML syntax in that file");
+    }
+    std::vector<std::pair<std::string, const toml::node*>> values;
+    flatten(table, "", values);
+    for (const auto& [name, node] : values) {
+      const ConfigKey* key = find_key(name);
+      if (!key) {
+        config.warnings_.push_back(fmt::format("{}: unknown key '{}' ignored", path, name));
+        continue;
+      }
+      if (layer == ConfigSource::Layer::repository && !key->repository_may_set) {
+        config.warnings_.push_back(
+            fmt::format("{}: '{}' can only be set in your own config, ignored", path, name));
+        continue;
+      }
+      ConfigValue value = BERTH_TRY(from_toml(*key, *node, path));
+      // A repository may keep its workspaces inside itself (".worktrees"), but never point berth
+      // at an arbitrary place on the user's disk.
+      if (layer == ConfigSource::Layer::repository && name == "workspace_root") {
+        const auto& root = std::get<std::string>(value);
+        if (!root.empty() && (root.front() == '/' || root.front() == '~' ||
+                              util::lexically_normal("/" + root) != "/" + root ||
+                              root.find("..") != std::string::npos)) {
+          config.warnings_.push_back(fmt::format(
+              "{}: workspace_root '{}' ignored: a repository may only name a folder inside itself",
+              path, root));
+          continue;
+        }
+      }
+      config.entries_[name] = ConfigEntry{std::move(value), {layer, path}};
+    }
+    return {};
+  };
+  BERTH_TRY(load_file(user_file, ConfigSource::Layer::user));
+  BERTH_TRY(load_file(repo_file, ConfigSource::Layer::repository));
+
+  for (const auto& key : config_keys()) {
+    std::string var = "BERTH_";
+    for (const char* c = key.name; *c; ++c)
+      var += (*c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+    if (const char* text = std::getenv(var.c_str())) {
+      ConfigValue value = BERTH_TRY(parse_text(key, text, var));
+      config.entries_[key.name] =
+          ConfigEntry{std::move(value), {ConfigSource::Layer::environment, var}};
+    }
+  }
+
+  for (const auto& flag : flags) {
+    auto eq = flag.find('=');
+    std::string name = flag.substr(0, eq);
+    const ConfigKey* key = find_key(name);
+    if (eq == std::string::npos || !key)
+      return fail(ErrorCode::usage,
+                  eq == std::string::npos ? fmt::format("-c '{}': expected KEY=VALUE", flag)
+                                          : fmt::format("-c: unknown config key '{}'", name),
+                  "run `berth config` to see every key");
+    ConfigValue value = BERTH_TRY(parse_text(*key, flag.substr(eq + 1), "-c " + name));
+    config.entries_[name] =
+        ConfigEntry{std::move(value), {ConfigSource::Layer::flag, "-c " + name}};
+  }
+  return config;
+}
+
+const ConfigEntry& Config::entry(const std::string& key) const {
+  return entries_.at(key);
+}
+std::string Config::get_string(const std::string& key) const {
+  return std::get<std::string>(entry(key).value);
+}
+int64_t Config::get_int(const std::string& key) const {
+  return std::get<int64_t>(entry(key).value);
+}
+bool Config::get_bool(const std::string& key) const {
+  return std::get<bool>(entry(key).value);
+}
+
+std::string to_string(const ConfigValue& value) {
+  if (const auto* s = std::get_if<std::string>(&value)) return *s;
+  if (const auto* n = std::get_if<int64_t>(&value)) return std::to_string(*n);
+  return std::get<bool>(value) ? "true" : "false";
+}
+
+std::string_view layer_name(ConfigSource::Layer layer) {
+  switch (layer) {
+  case ConfigSource::Layer::built_in:
+    return "built-in";
+  case ConfigSource::Layer::user:
+    return "user";
+  case ConfigSource::Layer::repository:
+    return "repository";
+  case ConfigSource::Layer::environment:
+    return "environment";
+  case ConfigSource::Layer::flag:
+    return "flag";
+  }
+  return "?";
+}
+
+} // namespace berth

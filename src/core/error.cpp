@@ -1,0 +1,64 @@
+#include "berth/error.hpp"
+
+namespace berth {
+
+std::string_view code_name(ErrorCode code) {
+  switch (code) {
+  case ErrorCode::usage:
+    return "usage";
+  case ErrorCode::not_a_repository:
+    return "not_a_repository";
+  case ErrorCode::empty_repository:
+    return "empty_repository";
+  case ErrorCode::bare_repository:
+    return "bare_repository";
+  case ErrorCode::invalid_name:
+    return "invalid_name";
+  case ErrorCode::invalid_revision:
+    return "invalid_revision";
+  case ErrorCode::name_taken:
+    return "name_taken";
+  case ErrorCode::branch_exists:
+    return "branch_exists";
+  case ErrorCode::not_found:
+    return "not_found";
+  case ErrorCode::busy:
+    return "busy";
+  case ErrorCode::locked:
+    return "locked";
+  case ErrorCode::unsaved_work:
+    return "unsaved_work";
+  case ErrorCode::unsafe_path:
+    return "unsafe_path";
+  case ErrorCode::config_invalid:
+    return "config_invalid";
+  case ErrorCode::git_failed:
+    return "git_failed";
+  case ErrorCode::io_error:
+    return "io_error";
+  case ErrorCode::interrupted:
+    return "interrupted";
+  }
+  return "unknown";
+}
+
+int exit_status(ErrorCode code) {
+  switch (code) {
+  case ErrorCode::usage:
+  case ErrorCode::invalid_name:
+  case ErrorCode::config_invalid:
+    return 2;
+  case ErrorCode::not_found:
+  case ErrorCode::invalid_revision:
+    return 4;
+  case ErrorCode::busy:
+  case ErrorCode::locked:
+  case ErrorCode::unsaved_work:
+  case ErrorCode::unsafe_path:
+    return 5;
+  default:
+    return 1;
+  }
+}
+
+} // namespace berth

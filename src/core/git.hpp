@@ -1,0 +1,50 @@
+// The one way berth runs git: argv only, a scrubbed environment, and failures that carry the
+// argv, exit status and both output streams.
+#pragma once
+
+#include "berth/error.hpp"
+#include "util/child_process.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace berth {
+
+/// Where and how one git command runs.
+struct GitCall {
+  std::vector<std::string> args;                         ///< after "git"
+  std::string cwd;                                       ///< directory to run in
+  std::map<std::string, std::optional<std::string>> env; ///< extra variables (nullopt unsets)
+  std::string input;                                     ///< fed to stdin
+  util::Stream err = util::Stream::pipe; ///< inherit to let git's messages reach the user
+};
+
+/// Run git; a non-zero exit is an Error{git_failed} carrying what git said.
+Result<util::ProcessResult> git(const GitCall& call);
+/// Run git; a non-zero exit is returned as a result, only a failure to start is an Error.
+Result<util::ProcessResult> git_status_of(const GitCall& call);
+/// Shorthand: run and return stdout with the trailing newline removed.
+Result<std::string> git_out(const std::string& cwd, std::vector<std::string> args);
+
+/// An Error describing a failed git call, with `message` as its one line.
+Error git_error(const GitCall& call, const util::ProcessResult& result, std::string message = {});
+
+/// The arguments that make git operate on one workspace exactly as berth's registry describes it,
+/// and execute nothing the workspace's content controls: an explicit git dir and work tree (a
+/// forged `.git` file cannot redirect berth) and no fsmonitor hook.
+std::vector<std::string> workspace_git_args(const std::string& git_dir,
+                                            const std::string& work_tree);
+
+/// Remove a trailing newline (git's outputs end with one).
+std::string chomp(std::string s);
+/// Split NUL-terminated records (git's -z output).
+std::vector<std::string> split_z(const std::string& s);
+/// Split lines (without the newlines).
+std::vector<std::string> split_lines(const std::string& s);
+
+/// git's all-zero object name for "no object".
+inline constexpr const char* kNullOid = "0000000000000000000000000000000000000000";
+
+} // namespace berth

@@ -1,0 +1,82 @@
+#include "berth/json.hpp"
+
+#include <ctime>
+
+namespace berth {
+
+std::string iso_time(int64_t unix_seconds) {
+  if (unix_seconds <= 0) return {};
+  std::time_t t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void to_json(nlohmann::json& j, const Error& e) {
+  j = {{"code", std::string(code_name(e.code))}, {"message", e.message}, {"hint", e.hint}};
+  if (e.git)
+    j["git"] = {{"argv", e.git->argv},
+                {"status", e.git->status},
+                {"stdout", e.git->out},
+                {"stderr", e.git->err}};
+}
+
+nlohmann::json error_document(const Error& e) {
+  return {{"error", e}};
+}
+
+void to_json(nlohmann::json& j, const Workspace& w) {
+  j = {{"name", w.name},
+       {"branch", w.branch},
+       {"base", w.base},
+       {"path", w.path},
+       {"owner", w.owner},
+       {"created", iso_time(w.created)},
+       {"last_used", iso_time(w.last_used)},
+       {"state", std::string(state_name(w.state))}};
+}
+
+void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
+  j = s.workspace;
+  j["state"] = s.state;
+  j["head"] = s.head;
+  j["head_branch"] = s.head_branch;
+  j["ahead"] = s.ahead;
+  j["behind"] = s.behind;
+  j["dirty"] = s.dirty;
+  j["changes"] = {{"staged", s.staged},
+                  {"modified", s.modified},
+                  {"untracked", s.untracked},
+                  {"conflicted", s.conflicted}};
+  j["last_used"] = iso_time(s.last_used);
+  j["lock_reason"] = s.lock_reason;
+}
+
+void to_json(nlohmann::json& j, const Snapshot& s) {
+  j = {
+      {"name", s.name},          {"ref", s.ref},   {"commit", s.commit},         {"head", s.head},
+      {"branch", s.branch},      {"base", s.base}, {"branch_tip", s.branch_tip}, {"owner", s.owner},
+      {"time", iso_time(s.time)}};
+}
+
+void to_json(nlohmann::json& j, const Created& c) {
+  j = c.workspace;
+  j["warnings"] = c.warnings;
+}
+
+void to_json(nlohmann::json& j, const Discarded& d) {
+  j = {{"workspace", d.workspace},
+       {"snapshot", d.snapshot ? nlohmann::json(*d.snapshot) : nlohmann::json(nullptr)},
+       {"unsaved_work", d.unsaved_work},
+       {"ignored_files", d.ignored_files},
+       {"ignored_bytes", d.ignored_bytes},
+       {"warnings", d.warnings}};
+}
+
+void to_json(nlohmann::json& j, const Restored& r) {
+  j = {{"workspace", r.workspace}, {"snapshot", r.from}, {"warnings", r.warnings}};
+}
+
+} // namespace berth

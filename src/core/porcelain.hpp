@@ -1,0 +1,40 @@
+// Parsers for git's machine-readable outputs. Pure functions, unit-tested on captured outputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace berth {
+
+/// `git status --porcelain=v2 -z --branch` summarised.
+struct StatusSummary {
+  std::string head;   ///< commit oid, "" when unborn
+  std::string branch; ///< checked-out branch, "" when detached
+  int staged = 0;     ///< entries with an index change
+  int modified = 0;   ///< entries with a work-tree change (incl. deletions)
+  int untracked = 0;
+  int conflicted = 0;
+  int ignored = 0;
+  std::vector<std::string> paths; ///< every changed path (untracked included)
+
+  bool dirty() const { return staged + modified + untracked + conflicted > 0; }
+};
+StatusSummary parse_status_v2(const std::string& z_output);
+
+/// One entry of `git worktree list --porcelain -z`.
+struct WorktreeEntry {
+  std::string path;
+  std::string head;
+  std::string branch; ///< "refs/heads/x", "" when detached or bare
+  bool bare = false;
+  bool detached = false;
+  bool locked = false;
+  std::string lock_reason;
+  bool prunable = false;
+};
+std::vector<WorktreeEntry> parse_worktree_list(const std::string& z_output);
+
+/// Trailers "Key: value" in the last paragraph of a commit message.
+std::string trailer_value(const std::string& message, const std::string& key);
+
+} // namespace berth

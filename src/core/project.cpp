@@ -1,0 +1,100 @@
+#include "berth/berth.hpp"
+#include "core/git.hpp"
+#include "core/porcelain.hpp"
+#include "util/paths.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace berth {
+
+#ifndef BERTH_VERSION
+#define BERTH_VERSION "0.0.0"
+#endif
+
+std::string_view version() {
+  return BERTH_VERSION;
+}
+
+namespace {
+
+std::string current_directory() {
+  char buf[PATH_MAX];
+  if (::getcwd(buf, sizeof buf) == nullptr) return "/";
+  return buf;
+}
+
+std::string expand_home(const std::string& path) {
+  if (path == "~") return util::home_dir();
+  if (path.rfind("~/", 0) == 0) return util::join(util::home_dir(), path.substr(2));
+  return path;
+}
+
+} // namespace
+
+Result<Project> Project::open(const ProjectOptions& options) {
+  Project p;
+  std::string here = current_directory();
+  p.cwd_ = options.dir.empty() ? here : util::absolute(options.dir, here);
+  if (!util::is_directory(p.cwd_) && !util::is_directory(util::real_path(p.cwd_).value_or("")))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("cannot use '{}': no such directory", p.cwd_),
+                "pass -C an existing directory inside a git repository");
+
+  GitCall probe{
+      {"rev-parse", "--path-format=absolute", "--git-common-dir", "--is-inside-work-tree"},
+      p.cwd_,
+      {},
+      {},
+      util::Stream::pipe};
+  auto probed = BERTH_TRY(git_status_of(probe));
+  if (!probed.ok())
+    return fail(ErrorCode::not_a_repository, fmt::format("not a git repository: {}", p.cwd_),
+                "run berth inside a git repository, or point -C at one");
+  auto lines = split_lines(probed.out);
+  if (lines.size() < 2)
+    return tl::unexpected(git_error(probe, probed, "unexpected rev-parse output"));
+  auto common = util::real_path(lines[0]);
+  if (!common) return fail(ErrorCode::io_error, common.error());
+  p.common_dir_ = *common;
+  if (lines[1] == "true")
+    p.current_worktree_ = BERTH_TRY(git_out(p.cwd_, {"rev-parse", "--show-toplevel"}));
+
+  // The first entry of `worktree list` is the main worktree (or the bare repository itself).
+  auto listed = BERTH_TRY(git_out(
+      p.common_dir_, {"--git-dir=" + p.common_dir_, "worktree", "list", "--porcelain", "-z"}));
+  auto worktrees = parse_worktree_list(listed);
+  if (!worktrees.empty() && worktrees.front().bare) {
+    p.bare_ = true;
+  } else if (!worktrees.empty()) {
+    p.main_worktree_ = worktrees.front().path;
+  } else {
+    p.main_worktree_ = util::dirname(p.common_dir_);
+  }
+
+  std::string name = util::basename(p.bare_ ? p.common_dir_ : p.main_worktree_);
+  if (p.bare_ && name.size() > 4 && name.substr(name.size() - 4) == ".git")
+    name.resize(name.size() - 4);
+  if (name.empty() || name == "/") name = "project";
+  p.name_ = name;
+  p.berth_dir_ = util::join(p.common_dir_, "berth");
+
+  std::string user_file = util::join(util::config_home(), "berth/config.toml");
+  std::string repo_file = p.bare_ ? std::string() : util::join(p.main_worktree_, ".berth.toml");
+  p.config_ = BERTH_TRY(Config::load(user_file, repo_file, options.config_flags));
+
+  p.default_root_ =
+      util::join(util::data_home(), fmt::format("berth/{}-{:08x}", p.name_,
+                                                static_cast<uint32_t>(util::fnv1a(p.common_dir_))));
+  std::string root = expand_home(p.config_.get_string("workspace_root"));
+  if (root.empty())
+    p.workspace_root_ = p.default_root_;
+  else
+    p.workspace_root_ = util::absolute(root, p.bare_ ? p.common_dir_ : p.main_worktree_);
+  return p;
+}
+
+} // namespace berth

@@ -1,0 +1,154 @@
+#include "core/registry.hpp"
+
+#include "core/name.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+#include "util/process_info.hpp"
+
+#include <algorithm>
+#include <dirent.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace berth {
+namespace {
+
+constexpr int kRecordVersion = 1;
+
+Result<State> parse_state(const std::string& s) {
+  for (State st : {State::creating, State::ready, State::busy, State::discarding})
+    if (s == state_name(st)) return st;
+  return fail(ErrorCode::io_error, fmt::format("unknown state '{}'", s));
+}
+
+} // namespace
+
+std::string_view state_name(State state) {
+  switch (state) {
+  case State::creating:
+    return "creating";
+  case State::ready:
+    return "ready";
+  case State::busy:
+    return "busy";
+  case State::discarding:
+    return "discarding";
+  }
+  return "?";
+}
+
+std::string workspace_to_record(const Workspace& w) {
+  nlohmann::json j = {{"version", kRecordVersion},
+                      {"name", w.name},
+                      {"branch", w.branch},
+                      {"base", w.base},
+                      {"path", w.path},
+                      {"git_dir", w.git_dir},
+                      {"owner", w.owner},
+                      {"created", w.created},
+                      {"last_used", w.last_used},
+                      {"state", std::string(state_name(w.state))},
+                      {"holder_pid", w.holder_pid},
+                      {"holder_start", w.holder_start}};
+  return j.dump(2) + "\n";
+}
+
+Result<Workspace> workspace_from_record(const std::string& text, const std::string& where) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::io_error, fmt::format("corrupt workspace record {}: {}", where, why),
+                "move the file aside (it is one workspace's record) and run berth again");
+  };
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
+  try {
+    if (j.value("version", 0) > kRecordVersion)
+      return bad("written by a newer berth; upgrade berth");
+    Workspace w;
+    w.name = j.at("name").get<std::string>();
+    w.branch = j.at("branch").get<std::string>();
+    w.base = j.at("base").get<std::string>();
+    w.path = j.at("path").get<std::string>();
+    w.git_dir = j.value("git_dir", std::string());
+    w.owner = j.value("owner", std::string());
+    w.created = j.value("created", int64_t{0});
+    w.last_used = j.value("last_used", int64_t{0});
+    auto state = parse_state(j.value("state", std::string("ready")));
+    if (!state) return bad(state.error().message);
+    w.state = *state;
+    w.holder_pid = j.value("holder_pid", 0);
+    w.holder_start = j.value("holder_start", int64_t{0});
+    if (validate_name(w.name).has_value() == false) return bad("invalid name");
+    if (w.path.empty() || w.path.front() != '/') return bad("path is not absolute");
+    return w;
+  } catch (const nlohmann::json::exception& e) {
+    return bad(e.what());
+  }
+}
+
+void hold(Workspace& workspace, State state) {
+  workspace.state = state;
+  workspace.holder_pid = static_cast<int>(::getpid());
+  workspace.holder_start = util::process_start_time(::getpid());
+}
+
+Registry::Registry(std::string berth_dir) : dir_(std::move(berth_dir)) {}
+
+std::string Registry::record_path(const std::string& slug) const {
+  return util::join(dir_, "workspaces/" + slug + ".json");
+}
+
+Result<util::FileLock> Registry::lock() const {
+  if (auto made = util::make_dirs(util::join(dir_, "workspaces")); !made)
+    return fail(ErrorCode::io_error, made.error(),
+                "check the permissions of the repository's git dir");
+  auto lock = util::FileLock::acquire(util::join(dir_, "lock"));
+  if (!lock) return fail(ErrorCode::io_error, lock.error());
+  return std::move(*lock);
+}
+
+Result<std::optional<Workspace>> Registry::load(const std::string& slug) const {
+  std::string path = record_path(slug);
+  if (!util::exists(path)) return std::optional<Workspace>();
+  auto text = util::read_file(path);
+  if (!text) return fail(ErrorCode::io_error, text.error());
+  return std::optional<Workspace>(BERTH_TRY(workspace_from_record(*text, path)));
+}
+
+Result<std::vector<Workspace>> Registry::load_all(std::vector<std::string>* problems) const {
+  std::vector<Workspace> all;
+  std::string dir = util::join(dir_, "workspaces");
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return all;
+  while (dirent* entry = ::readdir(d)) {
+    std::string file = entry->d_name;
+    if (file.size() <= 5 || file.substr(file.size() - 5) != ".json") continue;
+    auto record = load(file.substr(0, file.size() - 5));
+    if (!record) {
+      if (problems) problems->push_back(record.error().message);
+      continue;
+    }
+    if (*record) all.push_back(std::move(**record));
+  }
+  ::closedir(d);
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return all;
+}
+
+Result<void> Registry::save(const Workspace& workspace) const {
+  if (auto made = util::make_dirs(util::join(dir_, "workspaces")); !made)
+    return fail(ErrorCode::io_error, made.error());
+  auto written = util::write_file_atomic(record_path(name_slug(workspace.name)),
+                                         workspace_to_record(workspace));
+  if (!written) return fail(ErrorCode::io_error, written.error());
+  return {};
+}
+
+Result<void> Registry::remove(const std::string& slug) const {
+  std::string path = record_path(slug);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+    return fail(ErrorCode::io_error, fmt::format("cannot remove {}", path));
+  return {};
+}
+
+} // namespace berth

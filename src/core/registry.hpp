@@ -1,0 +1,41 @@
+// The registry: one JSON record per workspace in <common-git-dir>/berth/workspaces/<slug>.json,
+// each written atomically, every mutation made under <common-git-dir>/berth/lock.
+#pragma once
+
+#include "berth/berth.hpp"
+#include "util/file_lock.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace berth {
+
+class Registry {
+public:
+  explicit Registry(std::string berth_dir);
+
+  /// Take the project lock. Hold it for metadata changes only, never across a checkout.
+  Result<util::FileLock> lock() const;
+
+  Result<std::optional<Workspace>> load(const std::string& slug) const;
+  /// Every record, sorted by name. Unreadable records are reported in `problems`.
+  Result<std::vector<Workspace>> load_all(std::vector<std::string>* problems = nullptr) const;
+  Result<void> save(const Workspace& workspace) const;
+  Result<void> remove(const std::string& slug) const;
+
+  const std::string& dir() const { return dir_; }
+
+private:
+  std::string record_path(const std::string& slug) const;
+  std::string dir_;
+};
+
+/// Record (de)serialisation, exposed for tests.
+std::string workspace_to_record(const Workspace& workspace);
+Result<Workspace> workspace_from_record(const std::string& text, const std::string& where);
+
+/// Mark `workspace` as held by this process (creating, busy, discarding).
+void hold(Workspace& workspace, State state);
+
+} // namespace berth

@@ -1,0 +1,619 @@
+// The workspace lifecycle: new, list, status, discard, restore.
+//
+// Every flow reads top to bottom: the reason for each step is written above it. Metadata changes
+// (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
+// of whole trees happen outside it, so one slow workspace never stalls the others.
+#include "berth/berth.hpp"
+#include "core/name.hpp"
+#include "core/porcelain.hpp"
+#include "core/registry.hpp"
+#include "core/trash.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+#include "util/process_info.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <ctime>
+#include <fmt/format.h>
+#include <functional>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace berth {
+
+GitCall repo_call(const Project& project, std::vector<std::string> args) {
+  args.insert(args.begin(), "--git-dir=" + project.common_dir());
+  return GitCall{std::move(args), project.common_dir(), {}, {}, util::Stream::pipe};
+}
+
+GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args) {
+  auto prefix = workspace_git_args(workspace.git_dir, workspace.path);
+  args.insert(args.begin(), prefix.begin(), prefix.end());
+  return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
+}
+
+int64_t unix_now() {
+  return static_cast<int64_t>(::time(nullptr));
+}
+
+std::map<std::string, std::optional<std::string>> berth_identity() {
+  return {{"GIT_AUTHOR_NAME", "berth"},
+          {"GIT_AUTHOR_EMAIL", "berth@localhost"},
+          {"GIT_COMMITTER_NAME", "berth"},
+          {"GIT_COMMITTER_EMAIL", "berth@localhost"}};
+}
+
+namespace {
+
+constexpr const char* kLockReasonPrefix = "berth";
+
+Registry registry_of(const Project& project) {
+  return Registry(project.berth_dir());
+}
+
+Result<bool> ref_exists(const Project& project, const std::string& ref) {
+  auto r = BERTH_TRY(git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref})));
+  return r.ok();
+}
+
+Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
+  auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
+  return parse_worktree_list(out.out);
+}
+
+std::string read_lock_reason(const Workspace& w, bool* locked) {
+  auto text = util::read_file(util::join(w.git_dir, "locked"));
+  *locked = text.has_value();
+  return text ? chomp(*text) : std::string();
+}
+
+// Is `path` a place berth may delete? Only a direct child of a workspace root (the configured one
+// or the default), never through a symlinked parent.
+bool deletable_workspace_path(const Project& project, const std::string& path) {
+  std::string parent = util::dirname(path);
+  for (const auto& root : {project.workspace_root(), project.default_workspace_root()}) {
+    if (util::lexically_normal(parent) != util::lexically_normal(root)) continue;
+    auto real_parent = util::real_path(parent);
+    auto real_root = util::real_path(root);
+    if (real_parent && real_root && *real_parent == *real_root) return true;
+  }
+  return false;
+}
+
+// A relative workspace root inside the main checkout must not show up in `git status` there.
+Result<void> exclude_root_from_checkout(const Project& project) {
+  if (project.main_worktree().empty()) return {};
+  const std::string& root = project.workspace_root();
+  if (!util::is_within(root, project.main_worktree()) || root == project.main_worktree()) return {};
+  std::string rel = root.substr(project.main_worktree().size()); // "/.worktrees"
+  std::string line = rel + "/";
+  std::string info = util::join(project.common_dir(), "info");
+  std::string file = util::join(info, "exclude");
+  std::string content = util::read_file(file).value_or("");
+  for (const auto& existing : split_lines(content))
+    if (existing == line || existing == rel) return {};
+  if (!content.empty() && content.back() != '\n') content += '\n';
+  content += "# berth workspaces\n" + line + "\n";
+  if (auto made = util::make_dirs(info); !made) return fail(ErrorCode::io_error, made.error());
+  if (auto written = util::write_file_atomic(file, content); !written)
+    return fail(ErrorCode::io_error, written.error());
+  return {};
+}
+
+// Resolve a revision as the user meant it: relative to the worktree they stand in.
+Result<std::string> resolve_commit(const Project& project, const std::string& rev) {
+  if (rev.empty() || rev.front() == '-')
+    return fail(ErrorCode::invalid_revision, fmt::format("invalid revision '{}'", rev),
+                "name a commit, branch or tag, e.g. --base main");
+  auto r = BERTH_TRY(
+      git_status_of(GitCall{{"rev-parse", "--verify", "-q", "--end-of-options", rev + "^{commit}"},
+                            project.cwd(),
+                            {},
+                            {},
+                            util::Stream::pipe}));
+  if (!r.ok())
+    return fail(ErrorCode::invalid_revision, fmt::format("unknown revision '{}'", rev),
+                "name an existing commit, branch or tag (see `git log --oneline`)");
+  return chomp(r.out);
+}
+
+bool repository_has_commits(const Project& project) {
+  auto r = git_status_of(repo_call(project, {"for-each-ref", "--count=1", "--format=x"}));
+  return r && r->ok() && !r->out.empty();
+}
+
+// Undo a half-made workspace: its worktree, its branch (only if it still points where we created
+// it) and its record. Called under the lock.
+void roll_back(const Project& project, const Workspace& w, const std::string& start) {
+  bool registered = false;
+  if (auto list = worktrees(project))
+    for (const auto& entry : *list)
+      if (entry.path == w.path) registered = true;
+  if (registered) {
+    auto removed =
+        git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
+    if ((!removed || !removed->ok()) && util::is_directory(w.path) &&
+        deletable_workspace_path(project, w.path)) {
+      (void)util::remove_tree(w.path);
+      (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
+    }
+  } else if (util::is_directory(w.path) && deletable_workspace_path(project, w.path)) {
+    (void)util::remove_tree(w.path);
+  }
+  if (!start.empty())
+    (void)git_status_of(repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, start}));
+  (void)registry_of(project).remove(name_slug(w.name));
+}
+
+// Records whose holder died (a crash, kill -9, a lost machine) are finished or undone here, so that
+// a half-made or half-removed workspace is never shown as if it were whole.
+Result<void> recover_interrupted(const Project& project) {
+  Registry registry = registry_of(project);
+  auto all = BERTH_TRY(registry.load_all());
+  bool any = std::any_of(all.begin(), all.end(), [](const Workspace& w) {
+    return w.state != State::ready && !util::process_alive(w.holder_pid, w.holder_start);
+  });
+  if (!any) return {};
+  auto lock = BERTH_TRY(registry.lock());
+  for (auto& w : BERTH_TRY(registry.load_all())) {
+    if (w.state == State::ready || util::process_alive(w.holder_pid, w.holder_start)) continue;
+    if (w.state == State::creating) {
+      roll_back(project, w, w.base);
+    } else if (w.state == State::discarding && !util::exists(w.path)) {
+      // The snapshot was taken before anything was removed; finish the removal.
+      (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
+      (void)registry.remove(name_slug(w.name));
+    } else {
+      w.state = State::ready;
+      w.holder_pid = 0;
+      w.holder_start = 0;
+      BERTH_TRY(registry.save(w));
+    }
+  }
+  return {};
+}
+
+// How to fill a newly added (still empty) worktree.
+using Populate = std::function<Result<void>(const Workspace&)>;
+
+struct CreatePlan {
+  std::string name;
+  std::string base;  // recorded base
+  std::string start; // commit the branch starts at
+  std::string owner;
+  Populate populate;
+};
+
+Result<std::string> branch_for(const Project& project, const std::string& name) {
+  std::string prefix = project.config().get_string("branch_prefix");
+  BERTH_TRY(validate_branch_prefix(prefix));
+  std::string branch = prefix + name;
+  auto check =
+      BERTH_TRY(git_status_of(repo_call(project, {"check-ref-format", "refs/heads/" + branch})));
+  if (!check.ok())
+    return fail(ErrorCode::invalid_name, fmt::format("'{}' is not a valid branch name", branch),
+                "choose a simpler workspace name");
+  return branch;
+}
+
+Result<Created> create(const Project& project, const CreatePlan& plan) {
+  Registry registry = registry_of(project);
+  std::string branch = BERTH_TRY(branch_for(project, plan.name));
+  std::string slug = name_slug(plan.name);
+  std::string path = util::join(project.workspace_root(), slug);
+  Created created;
+
+  BERTH_TRY(recover_interrupted(project));
+  if (auto made = util::make_dirs(project.workspace_root()); !made)
+    return fail(ErrorCode::io_error, made.error(), "set workspace_root to a writable directory");
+  BERTH_TRY(exclude_root_from_checkout(project));
+
+  Workspace w;
+  {
+    // Under the lock: claim the name, then let git register the worktree and create the branch.
+    // Serialising `git worktree add` here is what makes 20 parallel `new`s all succeed: git's own
+    // worktree admin is not safe against concurrent adds.
+    auto lock = BERTH_TRY(registry.lock());
+    if (auto existing = BERTH_TRY(registry.load(slug))) {
+      if (existing->name == plan.name)
+        return fail(ErrorCode::name_taken, fmt::format("workspace '{}' already exists", plan.name),
+                    fmt::format("pick another name, or `berth discard {}` first", plan.name));
+      return fail(
+          ErrorCode::name_taken,
+          fmt::format("'{}' would share a folder with workspace '{}'", plan.name, existing->name),
+          "pick another name");
+    }
+    if (util::exists(path))
+      return fail(ErrorCode::name_taken, fmt::format("'{}' already exists", path),
+                  "pick another name, or remove that directory");
+    if (BERTH_TRY(ref_exists(project, "refs/heads/" + branch))) {
+      for (const auto& entry : BERTH_TRY(worktrees(project)))
+        if (entry.branch == "refs/heads/" + branch)
+          return fail(ErrorCode::branch_exists,
+                      fmt::format("branch '{}' is checked out at {}", branch, entry.path),
+                      "pick another workspace name");
+      return fail(ErrorCode::branch_exists, fmt::format("branch '{}' already exists", branch),
+                  fmt::format("pick another name, or delete the branch: git branch -D {}", branch));
+    }
+
+    w.name = plan.name;
+    w.branch = branch;
+    w.base = plan.base;
+    w.path = path;
+    w.owner = plan.owner;
+    w.created = w.last_used = unix_now();
+    hold(w, State::creating);
+    // The record goes first, marked "creating": if we die from here on, the next berth command
+    // sees a dead holder and rolls everything back.
+    BERTH_TRY(registry.save(w));
+
+    GitCall add =
+        repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock", "--reason",
+                            fmt::format("{}: workspace {} (remove with `berth discard`)",
+                                        kLockReasonPrefix, plan.name),
+                            "-b", branch, path, plan.start});
+    auto added = git_status_of(add);
+    if (!added || !added->ok()) {
+      roll_back(project, w, {});
+      if (!added) return tl::unexpected(added.error());
+      return tl::unexpected(
+          git_error(add, *added,
+                    fmt::format("cannot create workspace '{}': {}", plan.name, chomp(added->err))));
+    }
+    // The admin dir comes from the .git file git just wrote; from now on berth uses its own record
+    // of it and never reads the workspace's .git again.
+    auto gitfile = util::read_file(util::join(path, ".git"));
+    std::string gitdir = gitfile ? chomp(*gitfile) : std::string();
+    if (gitdir.rfind("gitdir: ", 0) == 0) gitdir = gitdir.substr(8);
+    auto real = util::real_path(util::absolute(gitdir, path));
+    if (!real) {
+      roll_back(project, w, plan.start);
+      return fail(ErrorCode::git_failed, fmt::format("git left no usable .git file in {}", path));
+    }
+    w.git_dir = *real;
+    if (auto saved = registry.save(w); !saved) {
+      roll_back(project, w, plan.start);
+      return tl::unexpected(saved.error());
+    }
+  }
+
+  // Outside the lock: write the files. This is the slow part, and other workspaces proceed
+  // meanwhile. Any failure (a filter erroring, a full disk) undoes everything.
+  if (auto filled = plan.populate(w); !filled) {
+    auto lock = registry.lock();
+    roll_back(project, w, plan.start);
+    return tl::unexpected(filled.error());
+  }
+
+  // The user's post-checkout hook runs as `git worktree add` would run it (old = null, flag = 1);
+  // its output goes to stderr, like git's, so stdout stays the workspace path alone.
+  GitCall hook{
+      {"hook", "run", "--ignore-missing", "post-checkout", "--", kNullOid, plan.start, "1"},
+      w.path,
+      {},
+      {},
+      util::Stream::inherit};
+  auto hooked = git_status_of(hook);
+  if (hooked && !hooked->ok())
+    created.warnings.push_back(
+        fmt::format("post-checkout hook failed (exit {})", hooked->status()));
+
+  {
+    auto lock = BERTH_TRY(registry.lock());
+    w.state = State::ready;
+    w.holder_pid = 0;
+    w.holder_start = 0;
+    BERTH_TRY(registry.save(w));
+  }
+  created.workspace = w;
+  return created;
+}
+
+// git's own default is one checkout worker; a fresh workspace writes every file, so use the cores
+// unless the user chose a value.
+Result<std::vector<std::string>> checkout_tuning(const Project& project) {
+  auto configured =
+      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "checkout.workers"})));
+  if (configured.ok()) return std::vector<std::string>{};
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::vector<std::string>{"-c", fmt::format("checkout.workers={}", cores)};
+}
+
+WorkspaceStatus status_of(const Workspace& w) {
+  WorkspaceStatus s;
+  s.workspace = w;
+  s.last_used = w.last_used;
+  bool holder_alive = w.state != State::ready && util::process_alive(w.holder_pid, w.holder_start);
+  s.state = holder_alive ? std::string(state_name(w.state)) : "ready";
+  bool locked = false;
+  s.lock_reason = read_lock_reason(w, &locked);
+  if (!util::is_directory(w.path) || !util::is_directory(w.git_dir)) {
+    if (!holder_alive) s.state = "missing";
+    return s;
+  }
+  for (const char* file : {"index", "HEAD", "logs/HEAD"}) {
+    struct stat st;
+    if (::stat(util::join(w.git_dir, file).c_str(), &st) == 0)
+      s.last_used = std::max<int64_t>(s.last_used, st.st_mtime);
+  }
+  // Read-only queries: GIT_OPTIONAL_LOCKS=0 keeps status from taking index.lock under an agent.
+  GitCall status =
+      workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal"});
+  status.env["GIT_OPTIONAL_LOCKS"] = "0";
+  if (auto r = git_status_of(status); r && r->ok()) {
+    auto summary = parse_status_v2(r->out);
+    s.head = summary.head;
+    s.head_branch = summary.branch;
+    s.staged = summary.staged;
+    s.modified = summary.modified;
+    s.untracked = summary.untracked;
+    s.conflicted = summary.conflicted;
+    s.dirty = summary.dirty();
+  }
+  if (!s.head.empty()) {
+    auto counts = git_status_of(
+        workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + s.head}));
+    if (counts && counts->ok()) {
+      auto text = chomp(counts->out);
+      auto tab = text.find('\t');
+      if (tab != std::string::npos) {
+        s.behind = std::atoi(text.substr(0, tab).c_str());
+        s.ahead = std::atoi(text.substr(tab + 1).c_str());
+      }
+    }
+  }
+  return s;
+}
+
+Result<Workspace> load_workspace(const Project& project, std::string_view name) {
+  BERTH_TRY(validate_name(name));
+  auto record = BERTH_TRY(registry_of(project).load(name_slug(name)));
+  if (!record || record->name != name)
+    return fail(ErrorCode::not_found, fmt::format("no workspace named '{}'", name),
+                "run `berth list` to see the workspaces");
+  return *record;
+}
+
+} // namespace
+
+Result<Created> create_workspace(const Project& project, const NewOptions& options) {
+  BERTH_TRY(validate_name(options.name));
+  // The base is fixed now, as a full SHA: diffs and accepts are always against it.
+  std::string base;
+  if (options.base) {
+    auto resolved = resolve_commit(project, *options.base);
+    if (!resolved && !repository_has_commits(project))
+      return fail(ErrorCode::empty_repository, "the repository has no commit yet",
+                  "make a first commit, then create workspaces from it");
+    base = BERTH_TRY(std::move(resolved));
+  } else {
+    if (project.current_worktree().empty())
+      return fail(ErrorCode::bare_repository,
+                  "this is a bare repository (or a git dir): there is no HEAD to start from",
+                  "pass --base REV, e.g. --base main");
+    auto head = BERTH_TRY(git_status_of(GitCall{{"rev-parse", "--verify", "-q", "HEAD^{commit}"},
+                                                project.cwd(),
+                                                {},
+                                                {},
+                                                util::Stream::pipe}));
+    if (!head.ok())
+      return fail(ErrorCode::empty_repository, "the repository has no commit yet (HEAD is unborn)",
+                  "make a first commit, or pass --base REV");
+    base = chomp(head.out);
+  }
+  auto tuning = BERTH_TRY(checkout_tuning(project));
+  CreatePlan plan{
+      options.name, base, base, options.owner, [tuning](const Workspace& w) -> Result<void> {
+        std::vector<std::string> args = tuning;
+        args.insert(args.end(), {"reset", "--hard", "-q"});
+        auto call = workspace_call(w, args);
+        auto r = BERTH_TRY(git_status_of(call));
+        if (!r.ok())
+          return tl::unexpected(git_error(
+              call, r, fmt::format("checkout of workspace '{}' failed: {}", w.name, chomp(r.err))));
+        return {};
+      }};
+  return create(project, plan);
+}
+
+Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
+  BERTH_TRY(recover_interrupted(project));
+  auto all = BERTH_TRY(registry_of(project).load_all());
+  std::vector<WorkspaceStatus> result(all.size());
+  // Each workspace costs a `git status`: run them side by side, as many as there are cores.
+  std::atomic<size_t> next{0};
+  unsigned jobs = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()),
+                                     static_cast<unsigned>(all.size()));
+  std::vector<std::thread> threads;
+  for (unsigned j = 0; j < jobs; ++j)
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < all.size(); i = next++)
+        result[i] = status_of(all[i]);
+    });
+  for (auto& t : threads)
+    t.join();
+  return result;
+}
+
+Result<Workspace> find_workspace(const Project& project, std::string_view name) {
+  return load_workspace(project, name);
+}
+
+Result<WorkspaceStatus> workspace_status(const Project& project, std::string_view name) {
+  BERTH_TRY(recover_interrupted(project));
+  return status_of(BERTH_TRY(load_workspace(project, name)));
+}
+
+Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
+                                    Trash trash) {
+  BERTH_TRY(recover_interrupted(project));
+  Registry registry = registry_of(project);
+  Discarded d;
+  auto lock = BERTH_TRY(registry.lock());
+  Workspace w = BERTH_TRY(load_workspace(project, name));
+  d.workspace = w;
+
+  // A workspace in use stays, unless the user says otherwise.
+  if (w.state != State::ready && util::process_alive(w.holder_pid, w.holder_start) &&
+      (w.state != State::busy || force == Force::no))
+    return fail(
+        ErrorCode::busy,
+        fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
+        w.state == State::busy ? "wait for it to finish, or pass --force"
+                               : "wait for it to finish");
+  // A lock the user put on the worktree is theirs to lift.
+  bool locked = false;
+  std::string reason = read_lock_reason(w, &locked);
+  if (locked && reason.rfind(kLockReasonPrefix, 0) != 0)
+    return fail(ErrorCode::locked,
+                fmt::format("the worktree of '{}' is locked by someone else: {}", w.name,
+                            reason.empty() ? "(no reason given)" : reason),
+                fmt::format("unlock it first: git worktree unlock {}", w.path));
+
+  // What is on disk decides what can be saved, and what may be deleted.
+  bool symlinked = util::is_symlink(w.path);
+  bool present = util::is_directory(w.path) && util::is_directory(w.git_dir);
+  if ((present || symlinked) && !deletable_workspace_path(project, w.path))
+    return fail(
+        ErrorCode::unsafe_path,
+        fmt::format(
+            "workspace '{}' lies outside berth's workspace root ({}): berth will not delete {}",
+            w.name, project.workspace_root(), w.path),
+        "move or delete that directory yourself, then run `berth discard` again");
+
+  WorkspaceStatus before = present ? status_of(w) : WorkspaceStatus{};
+  std::string tip_out;
+  if (auto tip = git_status_of(
+          repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
+      tip && tip->ok())
+    tip_out = chomp(tip->out);
+  d.unsaved_work = before.dirty || before.ahead > 0 || (!tip_out.empty() && tip_out != w.base);
+  if (trash == Trash::no && d.unsaved_work && force == Force::no)
+    return fail(
+        ErrorCode::unsaved_work,
+        fmt::format(
+            "workspace '{}' has work that --no-trash would lose ({} commit(s), {} changed file(s))",
+            w.name, before.ahead,
+            before.staged + before.modified + before.untracked + before.conflicted),
+        "drop --no-trash to keep a snapshot, or add --force to lose it");
+
+  hold(w, State::discarding);
+  BERTH_TRY(registry.save(w));
+  auto restore_ready = [&] {
+    w.state = State::ready;
+    w.holder_pid = 0;
+    w.holder_start = 0;
+    (void)registry.save(w);
+  };
+
+  // Snapshot before anything is removed: this is what `berth restore` brings back.
+  if (trash == Trash::yes) {
+    auto snap = take_snapshot(project, w, present ? Content::work_tree : Content::commits_only);
+    if (!snap) {
+      restore_ready();
+      return tl::unexpected(snap.error());
+    }
+    d.snapshot = *snap;
+    if (!present)
+      d.warnings.push_back(
+          symlinked ? "the workspace directory had been replaced by a symlink: only its commits "
+                      "were saved"
+                    : "the workspace directory was missing: only its commits were saved");
+  }
+  // Ignored files (build output) are not saved; say how much goes, so nothing vanishes silently.
+  if (present) {
+    auto ignored = git_status_of(
+        workspace_call(w, {"ls-files", "-z", "--others", "--ignored", "--exclude-standard"}));
+    if (ignored && ignored->ok())
+      for (const auto& file : split_z(ignored->out)) {
+        struct stat st;
+        ++d.ignored_files;
+        if (::lstat(util::join(w.path, file).c_str(), &st) == 0)
+          d.ignored_bytes += static_cast<uint64_t>(st.st_size);
+      }
+  }
+
+  // A symlink in place of the directory is removed itself; what it points to is never touched.
+  if (symlinked) ::unlink(w.path.c_str());
+  // Move the tree aside (a rename), so the lock is released before the slow deletion.
+  std::string doomed = w.path;
+  if (present) {
+    std::string aside =
+        util::join(util::join(util::dirname(w.path), ".trash"),
+                   fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
+    if (util::make_dirs(util::dirname(aside)) &&
+        git_status_of(repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
+            .map([](const util::ProcessResult& r) { return r.ok(); })
+            .value_or(false))
+      doomed = aside;
+  }
+  if (doomed == w.path) {
+    auto removed =
+        git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
+    if (!removed || !removed->ok()) {
+      restore_ready();
+      if (!removed) return tl::unexpected(removed.error());
+      return tl::unexpected(
+          git_error(repo_call(project, {"worktree", "remove"}), *removed,
+                    fmt::format("cannot remove workspace '{}': {}", w.name, chomp(removed->err))));
+    }
+  }
+  // The branch goes too, unless someone checked it out elsewhere; its commits are in the snapshot.
+  if (!tip_out.empty()) {
+    bool checked_out = false;
+    if (auto list = worktrees(project))
+      for (const auto& entry : *list)
+        if (entry.branch == "refs/heads/" + w.branch && entry.path != doomed) checked_out = true;
+    if (checked_out)
+      d.warnings.push_back(
+          fmt::format("branch {} is checked out in another worktree: kept", w.branch));
+    else if (auto del = git_status_of(
+                 repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, tip_out}));
+             !del || !del->ok())
+      d.warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
+  }
+  BERTH_TRY(registry.remove(name_slug(w.name)));
+  { auto released = std::move(lock); }
+
+  if (doomed != w.path) {
+    auto removed =
+        git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", doomed}));
+    if (!removed || !removed->ok())
+      d.warnings.push_back(fmt::format("could not delete {}; remove it by hand", doomed));
+  }
+  return d;
+}
+
+Result<Restored> restore_workspace(const Project& project, std::string_view name,
+                                   std::optional<std::string> as) {
+  BERTH_TRY(validate_name(name));
+  if (as) BERTH_TRY(validate_name(*as));
+  auto snapshots = BERTH_TRY(list_snapshots(project, name));
+  if (snapshots.empty())
+    return fail(ErrorCode::not_found,
+                fmt::format("no snapshot of workspace '{}' in the trash", name),
+                "run `berth restore --list` to see what can be restored");
+  Snapshot snap = snapshots.front();
+  std::string start = snap.branch_tip.empty() ? snap.head : snap.branch_tip;
+  auto tuning = BERTH_TRY(checkout_tuning(project));
+  // The snapshot's tree becomes the work tree (tracked and untracked files, byte for byte), then
+  // the index gets the staged state back, leaving HEAD on the branch's own commits.
+  CreatePlan plan{
+      as.value_or(std::string(name)), snap.base, start, snap.owner,
+      [tuning, snap](const Workspace& w) -> Result<void> {
+        std::vector<std::string> fill = tuning;
+        fill.insert(fill.end(), {"read-tree", "--reset", "-u", snap.commit});
+        BERTH_TRY(git(workspace_call(w, fill)));
+        BERTH_TRY(git(workspace_call(
+            w, {"read-tree", snap.index_commit.empty() ? snap.head : snap.index_commit})));
+        (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
+        return {};
+      }};
+  Created created = BERTH_TRY(create(project, plan));
+  return Restored{created.workspace, snap, created.warnings};
+}
+
+} // namespace berth

@@ -1,0 +1,17 @@
+// Crash-safe file replacement: write a temporary file beside the target, fsync it, rename it over
+// the target, fsync the directory. Readers see the old content or the new, never a torn write.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <tl/expected.hpp>
+
+namespace util {
+
+tl::expected<void, std::string> write_file_atomic(const std::string& path,
+                                                  std::string_view content);
+
+/// Read a whole file; the error says which file and why (ENOENT included).
+tl::expected<std::string, std::string> read_file(const std::string& path);
+
+} // namespace util

@@ -1,0 +1,222 @@
+#include "util/child_process.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <set>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace util {
+namespace {
+
+struct Pipe {
+  int read = -1, write = -1;
+  bool open() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+    read = fds[0];
+    write = fds[1];
+    return true;
+  }
+};
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+std::vector<std::string> build_env(const std::map<std::string, std::optional<std::string>>& over) {
+  std::vector<std::string> result;
+  std::set<std::string> seen;
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry = *e;
+    auto eq = entry.find('=');
+    std::string key = eq == std::string::npos ? entry : entry.substr(0, eq);
+    if (over.count(key)) continue;
+    result.push_back(std::move(entry));
+  }
+  for (const auto& [key, value] : over)
+    if (value) result.push_back(key + "=" + *value);
+  return result;
+}
+
+} // namespace
+
+Child::Child(pid_t pid, int in_fd, int out_fd, int err_fd) noexcept
+    : pid_(pid), in_fd_(in_fd), out_fd_(out_fd), err_fd_(err_fd) {}
+
+Child::Child(Child&& other) noexcept
+    : pid_(other.pid_), in_fd_(other.in_fd_), out_fd_(other.out_fd_), err_fd_(other.err_fd_) {
+  other.pid_ = -1;
+  other.in_fd_ = other.out_fd_ = other.err_fd_ = -1;
+}
+
+Child::~Child() {
+  close_fd(in_fd_);
+  close_fd(out_fd_);
+  close_fd(err_fd_);
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+tl::expected<ProcessResult, std::string> Child::communicate(const std::string& input) {
+  ProcessResult result;
+  size_t written = 0;
+  if (in_fd_ >= 0 && input.empty()) close_fd(in_fd_);
+  // poll() all three pipes so that neither side can block the other on a full pipe buffer.
+  while (in_fd_ >= 0 || out_fd_ >= 0 || err_fd_ >= 0) {
+    pollfd fds[3];
+    int n = 0;
+    int* owners[3];
+    std::string* sinks[3] = {nullptr, nullptr, nullptr};
+    if (in_fd_ >= 0) {
+      fds[n] = {in_fd_, POLLOUT, 0};
+      owners[n++] = &in_fd_;
+    }
+    if (out_fd_ >= 0) {
+      fds[n] = {out_fd_, POLLIN, 0};
+      sinks[n] = &result.out;
+      owners[n++] = &out_fd_;
+    }
+    if (err_fd_ >= 0) {
+      fds[n] = {err_fd_, POLLIN, 0};
+      sinks[n] = &result.err;
+      owners[n++] = &err_fd_;
+    }
+    if (::poll(fds, n, -1) < 0) {
+      if (errno == EINTR) continue;
+      return tl::unexpected(fmt::format("poll: {}", std::strerror(errno)));
+    }
+    for (int i = 0; i < n; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (sinks[i] == nullptr) {
+        // stdin: write as much as fits; EPIPE means the child stopped reading, which is its call.
+        ssize_t w = ::write(*owners[i], input.data() + written, input.size() - written);
+        if (w > 0) written += static_cast<size_t>(w);
+        if (w < 0 && errno != EINTR && errno != EAGAIN) close_fd(*owners[i]);
+        if (written == input.size()) close_fd(*owners[i]);
+        continue;
+      }
+      char buf[65536];
+      ssize_t r = ::read(*owners[i], buf, sizeof buf);
+      if (r > 0)
+        sinks[i]->append(buf, static_cast<size_t>(r));
+      else if (r == 0 || (errno != EINTR && errno != EAGAIN))
+        close_fd(*owners[i]);
+    }
+  }
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0) {
+    if (errno != EINTR) return tl::unexpected(fmt::format("waitpid: {}", std::strerror(errno)));
+  }
+  pid_ = -1;
+  if (WIFSIGNALED(status))
+    result.signal = WTERMSIG(status);
+  else
+    result.exit_code = WEXITSTATUS(status);
+  return result;
+}
+
+tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
+  if (options.argv.empty()) return tl::unexpected(std::string("spawn: empty argv"));
+  Pipe in, out, err;
+  auto fail = [&](const std::string& what) {
+    for (int* fd : {&in.read, &in.write, &out.read, &out.write, &err.read, &err.write})
+      close_fd(*fd);
+    return tl::unexpected(fmt::format("cannot run {}: {}", options.argv[0], what));
+  };
+  if ((options.in == Stream::pipe && !in.open()) || (options.out == Stream::pipe && !out.open()) ||
+      (options.err == Stream::pipe && !err.open()))
+    return fail(std::strerror(errno));
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  auto wire = [&](Stream mode, int pipe_end, int target, int flags) {
+    if (mode == Stream::pipe)
+      posix_spawn_file_actions_adddup2(&actions, pipe_end, target);
+    else if (mode == Stream::null)
+      posix_spawn_file_actions_addopen(&actions, target, "/dev/null", flags, 0);
+  };
+  wire(options.in, in.read, 0, O_RDONLY);
+  wire(options.out, out.write, 1, O_WRONLY);
+  wire(options.err, err.write, 2, O_WRONLY);
+  if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
+
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  sigset_t empty, defaults;
+  sigemptyset(&empty);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGCHLD);
+  posix_spawnattr_setsigmask(&attr, &empty);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  if (options.group == ProcessGroup::own) {
+    flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
+  posix_spawnattr_setflags(&attr, flags);
+
+  std::vector<std::string> env_strings = build_env(options.env);
+  std::vector<char*> envp;
+  for (auto& s : env_strings)
+    envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<char*> argv;
+  for (const auto& a : options.argv)
+    argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  pid_t pid = -1;
+  int rc = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    errno = rc;
+    return fail(std::strerror(rc));
+  }
+  close_fd(in.read);
+  close_fd(out.write);
+  close_fd(err.write);
+  return Child(pid, in.write, out.read, err.read);
+}
+
+tl::expected<ProcessResult, std::string> run(const SpawnOptions& options) {
+  auto child = spawn(options);
+  if (!child) return tl::unexpected(child.error());
+  return child->communicate(options.input);
+}
+
+std::string find_in_path(const std::string& program) {
+  if (program.find('/') != std::string::npos)
+    return ::access(program.c_str(), X_OK) == 0 ? program : std::string();
+  const char* path = ::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    std::string candidate = dir + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return {};
+}
+
+} // namespace util

@@ -1,0 +1,69 @@
+// Run a child process with posix_spawn: argv only, never a shell.
+//
+// The options builder mirrors watchman's ChildProcess: say what the child's stdin, stdout and
+// stderr are, where it runs and what it adds to the environment, then either wait() for it or
+// communicate() with it (feed stdin, collect stdout and stderr without deadlocking on full pipes).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <tl/expected.hpp>
+#include <vector>
+
+namespace util {
+
+enum class Stream { inherit, null, pipe };
+enum class ProcessGroup { same, own };
+
+struct SpawnOptions {
+  std::vector<std::string> argv;
+  std::string cwd;                                       // empty: ours
+  std::map<std::string, std::optional<std::string>> env; // value: set; nullopt: unset
+  Stream in = Stream::null;
+  Stream out = Stream::pipe;
+  Stream err = Stream::pipe;
+  std::string input; // fed to stdin when in == pipe
+  ProcessGroup group = ProcessGroup::same;
+};
+
+struct ProcessResult {
+  int exit_code = -1; // valid when signal == 0
+  int signal = 0;     // the signal that killed it, or 0
+  std::string out;
+  std::string err;
+
+  bool ok() const { return signal == 0 && exit_code == 0; }
+  /// Shell-style status: the exit code, or 128 + signal.
+  int status() const { return signal != 0 ? 128 + signal : exit_code; }
+};
+
+/// A started child. Destroying a Child that was not waited for kills and reaps it.
+class Child {
+public:
+  Child(pid_t pid, int in_fd, int out_fd, int err_fd) noexcept;
+  Child(Child&& other) noexcept;
+  Child& operator=(Child&&) = delete;
+  Child(const Child&) = delete;
+  ~Child();
+
+  pid_t pid() const { return pid_; }
+  /// Write `input` to stdin (then close it) while collecting stdout and stderr; then wait.
+  tl::expected<ProcessResult, std::string> communicate(const std::string& input = {});
+
+private:
+  pid_t pid_;
+  int in_fd_, out_fd_, err_fd_;
+};
+
+/// Start a child. The error is a message naming the program and the reason.
+tl::expected<Child, std::string> spawn(const SpawnOptions& options);
+
+/// Start, feed, collect and wait in one call.
+tl::expected<ProcessResult, std::string> run(const SpawnOptions& options);
+
+/// Search PATH for an executable; empty when not found.
+std::string find_in_path(const std::string& program);
+
+} // namespace util

@@ -1,0 +1,16 @@
+// Is a recorded process still the same running process? A pid alone is not enough (pids are
+// reused), so records keep the process start time too.
+#pragma once
+
+#include <cstdint>
+#include <sys/types.h>
+
+namespace util {
+
+/// Start time of `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat); 0 if unknown.
+int64_t process_start_time(pid_t pid);
+
+/// True when `pid` runs and, if `start_time` is non-zero, started at that time.
+bool process_alive(pid_t pid, int64_t start_time);
+
+} // namespace util
