@@ -24,6 +24,7 @@ enum class State {
   ready,      ///< usable
   busy,       ///< a `run` holds it
   discarding, ///< being torn down
+  landed,     ///< its change was accepted (kept with --keep)
 };
 std::string_view state_name(State state);
 
@@ -38,8 +39,10 @@ struct Workspace {
   int64_t created = 0;   ///< unix seconds
   int64_t last_used = 0; ///< unix seconds, updated by berth commands that use it
   State state = State::creating;
-  int holder_pid = 0;       ///< process creating/holding it (creating, busy, discarding)
-  int64_t holder_start = 0; ///< that process's start time, to tell pid reuse apart
+  int holder_pid = 0;        ///< process creating/holding it (creating, busy, discarding)
+  int64_t holder_start = 0;  ///< that process's start time, to tell pid reuse apart
+  std::string landed_commit; ///< the target commit its accept produced (state landed)
+  std::string synced;        ///< the target commit last merged in by `sync` ("" if never)
 };
 
 /// A workspace with what git says of it now.
@@ -151,5 +154,118 @@ struct Restored {
 /// Recreate a workspace from its newest snapshot, as NAME or as `as`.
 Result<Restored> restore_workspace(const Project& project, std::string_view name,
                                    std::optional<std::string> as);
+
+// ---- review ----------------------------------------------------------------------------------
+
+/// One changed file, as `git diff --raw --numstat` describe it.
+struct FileChange {
+  std::string path;
+  std::string old_path; ///< for renames and copies; "" otherwise
+  char status = 'M';    ///< A added, M modified, D deleted, R renamed, C copied, T type changed
+  std::string old_mode, new_mode; ///< "100644", "100755", "120000" (symlink), "" when absent
+  int64_t additions = 0, deletions = 0;
+  bool binary = false;
+};
+
+enum class DiffFormat { patch, stat, name_only };
+
+struct DiffOptions {
+  DiffFormat format = DiffFormat::patch;
+  std::optional<std::string> against; ///< diff from merge-base(REV, workspace) instead of base
+};
+
+/// Everything a workspace changed: its commits, staged, unstaged and untracked (not ignored) files.
+struct Diff {
+  std::string name;
+  std::string from;    ///< commit the diff starts from (base, or the last synced target)
+  std::string to_tree; ///< tree of the workspace's current state
+  std::vector<FileChange> files;
+  std::string patch; ///< with DiffFormat::patch: a binary patch `git apply` accepts
+};
+
+Result<Diff> diff_workspace(const Project& project, std::string_view name,
+                            const DiffOptions& options);
+
+struct Committed {
+  std::string name;
+  std::string commit; ///< the new commit ("" when there was nothing to commit)
+  std::vector<FileChange> files;
+};
+
+/// Record the workspace's uncommitted work (tracked and untracked) as one commit on its branch.
+Result<Committed> commit_workspace(const Project& project, std::string_view name,
+                                   const std::string& message);
+
+// ---- accept --------------------------------------------------------------------------------
+
+enum class Strategy { apply, merge, squash, ff, rebase };
+std::string_view strategy_name(Strategy strategy);
+std::optional<Strategy> parse_strategy(std::string_view text);
+
+struct AcceptOptions {
+  std::optional<Strategy> strategy;   ///< default: config accept.strategy
+  std::optional<std::string> into;    ///< target branch; default: the main checkout's branch
+  std::optional<std::string> message; ///< commit message (merge, squash)
+  bool dry_run = false;
+  bool keep = false; ///< keep the workspace after landing
+};
+
+struct Accepted {
+  std::string name;
+  Strategy strategy = Strategy::apply;
+  std::string target;          ///< branch, e.g. "main"
+  std::string target_worktree; ///< where it is checked out ("" when nowhere: ref-only update)
+  std::string old_commit;      ///< target before
+  std::string new_commit;      ///< target after ("" for apply: the change is staged, not committed)
+  std::vector<FileChange> files; ///< what lands
+  bool dry_run = false;
+  bool empty = false; ///< the workspace changed nothing: nothing was done
+  std::optional<Discarded> discarded;
+  std::vector<std::string> warnings;
+};
+
+/// Land a workspace's change on its target. On conflict: Error{conflict} listing the paths, and
+/// nothing changed anywhere.
+Result<Accepted> accept_workspace(const Project& project, std::string_view name,
+                                  const AcceptOptions& options);
+
+enum class SyncMode { merge, rebase };
+
+struct Synced {
+  std::string name;
+  std::string onto; ///< the commit merged in (or rebased onto)
+  std::string old_head, new_head;
+  bool up_to_date = false;
+  std::vector<std::string> conflicts; ///< left in the workspace, with markers, for the agent
+};
+
+/// Bring the target's new commits into the workspace. Conflicts stay in the workspace (exit 3).
+Result<Synced> sync_workspace(const Project& project, std::string_view name,
+                              std::optional<std::string> onto, SyncMode mode);
+
+/// Two live workspaces that change the same paths.
+struct Overlap {
+  std::string a, b;
+  std::vector<std::string> paths; ///< changed by both
+  bool conflicts = false;         ///< their changes would conflict when both land
+  std::vector<std::string> conflict_paths;
+};
+
+Result<std::vector<Overlap>> find_overlaps(const Project& project);
+
+// ---- doctor --------------------------------------------------------------------------------
+
+enum class Repair { no, yes };
+
+struct DoctorReport {
+  std::vector<std::string> problems; ///< what is wrong (after repair: what is still wrong)
+  std::vector<std::string> repaired; ///< what --repair fixed
+};
+
+/// Notes about accepts that were interrupted (each names the fix), for front ends to show.
+std::vector<std::string> pending_accepts(const Project& project);
+
+/// Check the registry against git and the disk; finish or roll back interrupted accepts.
+Result<DoctorReport> doctor(const Project& project, Repair repair);
 
 } // namespace berth

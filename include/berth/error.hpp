@@ -28,6 +28,9 @@ enum class ErrorCode {
   git_failed,       ///< a git command failed unexpectedly
   io_error,         ///< the filesystem refused
   interrupted,      ///< a previous berth command was interrupted; see the hint
+  conflict,         ///< the change does not merge cleanly; nothing was changed
+  dirty_target,     ///< the target has uncommitted changes where the change would land
+  not_fast_forward, ///< --strategy ff, but the target has moved on
 };
 
 /// What a failed git call said: nobody should have to guess.
@@ -43,6 +46,7 @@ struct Error {
   std::string message; ///< one line, no trailing period
   std::string hint;    ///< what to do next; may be empty
   std::optional<GitFailure> git;
+  std::vector<std::string> paths; ///< the files the error is about (conflicts, dirty files)
 };
 
 template <class T> using Result = tl::expected<T, Error>;
@@ -54,7 +58,7 @@ std::string_view code_name(ErrorCode code);
 int exit_status(ErrorCode code);
 
 inline tl::unexpected<Error> fail(ErrorCode code, std::string message, std::string hint = {}) {
-  return tl::unexpected(Error{code, std::move(message), std::move(hint), std::nullopt});
+  return tl::unexpected(Error{code, std::move(message), std::move(hint), std::nullopt, {}});
 }
 
 namespace detail {

@@ -3,6 +3,7 @@
 #include "berth/json.hpp"
 #include "cli/render.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <fmt/format.h>
 
@@ -37,6 +38,8 @@ Result<Output> run_new(const Args& args, const berth::Project& project) {
 
 void define_list(CLI::App& app, Args& args) {
   app.add_flag("--all,-a", args.all, "wide format: add branch, head and created columns");
+  app.add_flag("--overlaps", args.overlaps,
+               "also show which workspaces change the same files, and which would conflict");
 }
 
 std::string state_cell(const std::string& state) {
@@ -82,6 +85,33 @@ Result<Output> run_list(const Args& args, const berth::Project& project) {
                       changes_cell(s), owner, age(s.last_used, now), w.path});
   }
   out.text = table(rows);
+  if (args.overlaps) {
+    auto overlaps = BERTH_TRY(berth::find_overlaps(project));
+    // In JSON each workspace lists the others it overlaps with.
+    for (auto& item : out.json) {
+      nlohmann::json mine = nlohmann::json::array();
+      for (const auto& o : overlaps) {
+        if (o.a != item["name"] && o.b != item["name"]) continue;
+        mine.push_back({{"with", o.a == item["name"] ? o.b : o.a},
+                        {"paths", o.paths},
+                        {"conflicts", o.conflicts},
+                        {"conflict_paths", o.conflict_paths}});
+      }
+      item["overlaps"] = mine;
+    }
+    out.text += "\n";
+    if (overlaps.empty()) out.text += "no overlaps: no two workspaces change the same file\n";
+    for (const auto& o : overlaps) {
+      out.text += fmt::format("{} and {} both change {} file(s): {}\n", o.a, o.b, o.paths.size(),
+                              o.conflicts ? paint("they conflict", "31")
+                                          : paint("they merge cleanly", "32"));
+      for (const auto& p : o.paths) {
+        bool c = std::find(o.conflict_paths.begin(), o.conflict_paths.end(), p) !=
+                 o.conflict_paths.end();
+        out.text += fmt::format("    {}{}\n", p, c ? paint(" (conflict)", "31") : "");
+      }
+    }
+  }
   return out;
 }
 
@@ -178,6 +208,198 @@ Result<Output> run_restore(const Args& args, const berth::Project& project) {
   return Output{r, r.workspace.path + "\n", r.warnings, 0};
 }
 
+// ---- diff / commit ---------------------------------------------------------------------------
+
+void define_diff(CLI::App& app, Args& args) {
+  add_name(app, args);
+  auto* stat = app.add_flag("--stat", args.stat, "a summary: lines added and removed per file");
+  app.add_flag("--name-only", args.name_only, "only the names of changed files")->excludes(stat);
+  app.add_option("--against", args.against,
+                 "diff from where REV and the workspace meet, instead of its base");
+}
+
+nlohmann::json files_json(const std::vector<berth::FileChange>& files) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& f : files)
+    list.push_back(
+        {{"path", f.path},
+         {"old_path", f.old_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.old_path)},
+         {"status", std::string(1, f.status)},
+         {"old_mode", f.old_mode},
+         {"new_mode", f.new_mode},
+         {"additions", f.additions},
+         {"deletions", f.deletions},
+         {"binary", f.binary}});
+  return list;
+}
+
+std::string stat_text(const std::vector<berth::FileChange>& files) {
+  std::vector<std::vector<std::string>> rows;
+  int64_t adds = 0, dels = 0;
+  for (const auto& f : files) {
+    std::string path = f.old_path.empty() ? f.path : f.old_path + " => " + f.path;
+    if (!f.old_mode.empty() && !f.new_mode.empty() && f.old_mode != f.new_mode)
+      path += fmt::format(" (mode {} => {})", f.old_mode, f.new_mode);
+    rows.push_back({std::string(1, f.status),
+                    f.binary ? "bin" : paint(fmt::format("+{}", f.additions), "32"),
+                    f.binary ? "" : paint(fmt::format("-{}", f.deletions), "31"), path});
+    adds += f.additions;
+    dels += f.deletions;
+  }
+  std::string text = table(rows);
+  text += fmt::format("{} file(s) changed, {} insertion(s), {} deletion(s)\n", files.size(), adds,
+                      dels);
+  return text;
+}
+
+Result<Output> run_diff(const Args& args, const berth::Project& project) {
+  berth::DiffOptions options;
+  options.format = args.stat        ? berth::DiffFormat::stat
+                   : args.name_only ? berth::DiffFormat::name_only
+                                    : berth::DiffFormat::patch;
+  options.against = args.against;
+  auto d = BERTH_TRY(berth::diff_workspace(project, args.name, options));
+  nlohmann::json j = {
+      {"name", d.name}, {"from", d.from}, {"tree", d.to_tree}, {"files", files_json(d.files)}};
+  std::string text;
+  if (args.stat) {
+    text = d.files.empty() ? std::string() : stat_text(d.files);
+  } else if (args.name_only) {
+    for (const auto& f : d.files)
+      text += f.path + "\n";
+  } else {
+    j["patch"] = d.patch;
+    text = d.patch;
+  }
+  return Output{j, text, {}, 0};
+}
+
+void define_commit(CLI::App& app, Args& args) {
+  add_name(app, args);
+  app.add_option("-m,--message", args.message, "the commit message")->required();
+}
+
+Result<Output> run_commit(const Args& args, const berth::Project& project) {
+  auto c = BERTH_TRY(berth::commit_workspace(project, args.name, args.message.value_or("")));
+  Output out{{{"name", c.name},
+              {"commit", c.commit.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.commit)},
+              {"files", files_json(c.files)}},
+             {},
+             {},
+             0};
+  if (!args.quiet)
+    out.text = c.commit.empty() ? fmt::format("nothing to commit in {}\n", c.name)
+                                : fmt::format("committed {} file(s) in {} as {}\n", c.files.size(),
+                                              c.name, short_sha(c.commit));
+  return out;
+}
+
+// ---- accept / sync --------------------------------------------------------------------------
+
+void define_accept(CLI::App& app, Args& args) {
+  add_name(app, args);
+  app.add_option("--strategy,-s", args.strategy,
+                 "apply (stage in your checkout), merge, squash, ff or rebase")
+      ->check(CLI::IsMember({"apply", "merge", "squash", "ff", "rebase"}));
+  app.add_option("--into", args.into, "target branch (default: the branch of the main checkout)");
+  app.add_option("-m,--message", args.message, "commit message (merge, squash)");
+  app.add_flag("--dry-run,-n", args.dry_run, "say what would happen; change nothing");
+  app.add_flag("--keep", args.keep, "keep the workspace after landing");
+}
+
+Result<Output> run_accept(const Args& args, const berth::Project& project) {
+  berth::AcceptOptions options;
+  if (args.strategy) options.strategy = berth::parse_strategy(*args.strategy);
+  options.into = args.into;
+  options.message = args.message;
+  options.dry_run = args.dry_run;
+  options.keep = args.keep;
+  auto a = BERTH_TRY(berth::accept_workspace(project, args.name, options));
+  nlohmann::json j = {
+      {"name", a.name},
+      {"strategy", berth::strategy_name(a.strategy)},
+      {"target", a.target},
+      {"target_worktree", a.target_worktree},
+      {"old_commit", a.old_commit},
+      {"new_commit", a.new_commit},
+      {"files", files_json(a.files)},
+      {"dry_run", a.dry_run},
+      {"empty", a.empty},
+      {"discarded", a.discarded ? nlohmann::json(*a.discarded) : nlohmann::json(nullptr)},
+      {"warnings", a.warnings}};
+  Output out{j, {}, a.warnings, 0};
+  if (a.empty) {
+    out.warnings.clear();
+    out.text =
+        fmt::format("nothing to accept: workspace '{}' has no change for {}\n", a.name, a.target);
+    return out;
+  }
+  std::string where =
+      a.target_worktree.empty() ? a.target : fmt::format("{} ({})", a.target, a.target_worktree);
+  if (a.dry_run) {
+    out.text = fmt::format("would {} {} file(s) of '{}' into {}:\n",
+                           a.strategy == berth::Strategy::apply ? "stage" : "land", a.files.size(),
+                           a.name, where) +
+               stat_text(a.files);
+    return out;
+  }
+  if (a.strategy == berth::Strategy::apply)
+    out.text = fmt::format(
+        "staged {} file(s) of '{}' in {}; review with `git diff --cached`, then commit\n",
+        a.files.size(), a.name, a.target_worktree);
+  else
+    out.text = fmt::format("{} {} -> {}: {} file(s) of '{}' landed ({})\n", a.target,
+                           short_sha(a.old_commit), short_sha(a.new_commit), a.files.size(), a.name,
+                           berth::strategy_name(a.strategy));
+  if (a.discarded && a.discarded->snapshot)
+    out.text +=
+        fmt::format("workspace '{}' discarded (saved as {})\n", a.name, a.discarded->snapshot->ref);
+  if (args.quiet) out.text.clear();
+  return out;
+}
+
+void define_sync(CLI::App& app, Args& args) {
+  add_name(app, args);
+  app.add_option("--onto", args.onto, "what to bring in (default: the main checkout's branch)");
+  app.add_flag("--rebase", args.rebase, "rebase the workspace's commits instead of merging");
+}
+
+Result<Output> run_sync(const Args& args, const berth::Project& project) {
+  auto s = BERTH_TRY(
+      berth::sync_workspace(project, args.name, args.onto,
+                            args.rebase ? berth::SyncMode::rebase : berth::SyncMode::merge));
+  nlohmann::json j = {{"name", s.name},
+                      {"onto", s.onto},
+                      {"old_head", s.old_head},
+                      {"new_head", s.new_head},
+                      {"up_to_date", s.up_to_date},
+                      {"conflicts", s.conflicts}};
+  std::string text =
+      s.up_to_date
+          ? fmt::format("{} is up to date with {}\n", s.name, short_sha(s.onto))
+          : fmt::format("{}: {} -> {}\n", s.name, short_sha(s.old_head), short_sha(s.new_head));
+  return Output{j, args.quiet ? std::string() : text, {}, 0};
+}
+
+// ---- doctor ---------------------------------------------------------------------------------
+
+void define_doctor(CLI::App& app, Args& args) {
+  app.add_flag("--repair", args.repair,
+               "finish or roll back interrupted accepts, remove leftovers");
+}
+
+Result<Output> run_doctor(const Args& args, const berth::Project& project) {
+  auto r = BERTH_TRY(berth::doctor(project, args.repair ? berth::Repair::yes : berth::Repair::no));
+  nlohmann::json j = {{"problems", r.problems}, {"repaired", r.repaired}};
+  std::string text;
+  for (const auto& x : r.repaired)
+    text += "repaired: " + x + "\n";
+  for (const auto& x : r.problems)
+    text += "problem: " + x + "\n";
+  if (r.problems.empty() && r.repaired.empty()) text = "all good\n";
+  return Output{j, text, {}, r.problems.empty() ? 0 : 1};
+}
+
 // ---- config ---------------------------------------------------------------------------------
 
 Result<Output> run_config(const Args&, const berth::Project& project) {
@@ -215,9 +437,18 @@ const std::vector<Command>& commands() {
        run_list},
       {"path", "print a workspace's path (cd \"$(berth path NAME)\")", define_name_only, run_path},
       {"status", "show one workspace in detail", define_name_only, run_status},
+      {"diff", "what a workspace changed: commits, staged, unstaged, untracked", define_diff,
+       run_diff},
+      {"commit", "record a workspace's uncommitted work as a commit on its branch", define_commit,
+       run_commit},
+      {"accept", "land a workspace's change on your branch or in your checkout", define_accept,
+       run_accept},
+      {"sync", "bring the target branch's new commits into a workspace", define_sync, run_sync},
       {"discard", "remove a workspace, keeping a snapshot in the trash", define_discard,
        run_discard},
       {"restore", "bring a discarded workspace back from the trash", define_restore, run_restore},
+      {"doctor", "check berth's records against git and the disk (--repair fixes)", define_doctor,
+       run_doctor},
       {"config", "show the effective configuration and where each value came from", define_nothing,
        run_config},
   };

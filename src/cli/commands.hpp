@@ -28,6 +28,18 @@ struct Args {
   bool all = false;
   bool list = false;
   std::optional<std::string> as;
+  bool stat = false;
+  bool name_only = false;
+  std::optional<std::string> against;
+  std::optional<std::string> message;
+  std::optional<std::string> strategy;
+  std::optional<std::string> into;
+  bool dry_run = false;
+  bool keep = false;
+  std::optional<std::string> onto;
+  bool rebase = false;
+  bool overlaps = false;
+  bool repair = false;
 };
 
 /// What a command produced: the JSON document, the text for a person, and notes for stderr.

@@ -21,6 +21,8 @@ void print_error(const berth::Error& e, bool json) {
   }
   std::cerr << "berth: " << e.message << "\n";
   if (!e.hint.empty()) std::cerr << "hint: " << e.hint << "\n";
+  for (const auto& path : e.paths)
+    std::cerr << "  " << path << "\n";
   if (e.git && std::getenv("BERTH_DEBUG")) {
     std::cerr << "git command: " << fmt::format("{}", fmt::join(e.git->argv, " ")) << "\n"
               << "exit status: " << e.git->status << "\n"
@@ -94,7 +96,8 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     print_error(
-        berth::Error{berth::ErrorCode::usage, e.what(), "run `berth help` for usage", std::nullopt},
+        berth::Error{
+            berth::ErrorCode::usage, e.what(), "run `berth help` for usage", std::nullopt, {}},
         wants_json);
     return 2;
   }
@@ -113,8 +116,11 @@ int main(int argc, char** argv) {
           std::cout << sub->help("berth " + help_topic);
           return 0;
         }
-      print_error({berth::ErrorCode::usage, fmt::format("no command named '{}'", help_topic),
-                   "run `berth help`", std::nullopt},
+      print_error({berth::ErrorCode::usage,
+                   fmt::format("no command named '{}'", help_topic),
+                   "run `berth help`",
+                   std::nullopt,
+                   {}},
                   args.json);
       return 2;
     }
@@ -131,9 +137,12 @@ int main(int argc, char** argv) {
     print_error(project.error(), args.json);
     return berth::exit_status(project.error().code);
   }
-  if (!args.quiet)
+  if (!args.quiet) {
     for (const auto& warning : project->config().warnings())
       std::cerr << "berth: warning: " << warning << "\n";
+    for (const auto& note : berth::pending_accepts(*project))
+      std::cerr << "berth: warning: " << note << "\n";
+  }
 
   auto output = command->run(args, *project);
   if (!output) {

@@ -15,6 +15,8 @@ const std::vector<ConfigKey>& config_keys() {
        "a relative path is taken from the project's main checkout (and added to .git/info/exclude)",
        true},
       {"branch_prefix", std::string("berth/"), "prefix of every workspace branch", true},
+      {"accept.strategy", std::string("apply"),
+       "how `berth accept` lands a workspace: apply, merge, squash, ff or rebase", true},
   };
   return keys;
 }
@@ -116,8 +118,12 @@ Result<Config> Config::load(const std::string& user_file, const std::string& rep
       // at an arbitrary place on the user's disk.
       if (layer == ConfigSource::Layer::repository && name == "workspace_root") {
         const auto& root = std::get<std::string>(value);
+        // Trailing slashes are spelling (".worktrees/"); "." alone would be the checkout itself.
+        std::string trimmed = root;
+        while (trimmed.size() > 1 && trimmed.back() == '/')
+          trimmed.pop_back();
         if (!root.empty() && (root.front() == '/' || root.front() == '~' ||
-                              util::lexically_normal("/" + root) != "/" + root ||
+                              util::lexically_normal("/" + trimmed) != "/" + trimmed ||
                               root.find("..") != std::string::npos)) {
           config.warnings_.push_back(fmt::format(
               "{}: workspace_root '{}' ignored: a repository may only name a folder inside itself",

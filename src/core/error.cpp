@@ -38,6 +38,12 @@ std::string_view code_name(ErrorCode code) {
     return "io_error";
   case ErrorCode::interrupted:
     return "interrupted";
+  case ErrorCode::conflict:
+    return "conflict";
+  case ErrorCode::dirty_target:
+    return "dirty_target";
+  case ErrorCode::not_fast_forward:
+    return "not_fast_forward";
   }
   return "unknown";
 }
@@ -48,6 +54,9 @@ int exit_status(ErrorCode code) {
   case ErrorCode::invalid_name:
   case ErrorCode::config_invalid:
     return 2;
+  case ErrorCode::conflict:
+  case ErrorCode::not_fast_forward:
+    return 3;
   case ErrorCode::not_found:
   case ErrorCode::invalid_revision:
     return 4;
@@ -55,6 +64,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::locked:
   case ErrorCode::unsaved_work:
   case ErrorCode::unsafe_path:
+  case ErrorCode::dirty_target:
     return 5;
   default:
     return 1;

@@ -46,7 +46,7 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
   return Error{ErrorCode::git_failed,
                std::move(message),
                {},
-               GitFailure{std::move(argv), result.status(), result.out, result.err}};
+               GitFailure{std::move(argv), result.status(), result.out, result.err}, {}};
 }
 
 Result<util::ProcessResult> git_status_of(const GitCall& call) {

@@ -16,6 +16,7 @@ std::string iso_time(int64_t unix_seconds) {
 
 void to_json(nlohmann::json& j, const Error& e) {
   j = {{"code", std::string(code_name(e.code))}, {"message", e.message}, {"hint", e.hint}};
+  if (!e.paths.empty()) j["paths"] = e.paths;
   if (e.git)
     j["git"] = {{"argv", e.git->argv},
                 {"status", e.git->status},

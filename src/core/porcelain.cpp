@@ -1,5 +1,8 @@
 #include "core/porcelain.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "core/git.hpp"
 
 namespace berth {
@@ -84,6 +87,74 @@ std::vector<WorktreeEntry> parse_worktree_list(const std::string& z_output) {
   }
   if (open) list.push_back(std::move(current));
   return list;
+}
+
+std::vector<RawChange> parse_diff_raw(const std::string& z_output) {
+  std::vector<RawChange> out;
+  auto fields = split_z(z_output);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const std::string& head = fields[i];
+    if (head.empty() || head[0] != ':') continue;
+    // ":old_mode new_mode old_oid new_oid STATUS[score]"
+    RawChange c;
+    std::vector<std::string> parts;
+    size_t start = 1;
+    while (start <= head.size()) {
+      size_t end = head.find(' ', start);
+      if (end == std::string::npos) end = head.size();
+      parts.push_back(head.substr(start, end - start));
+      start = end + 1;
+    }
+    if (parts.size() < 5 || parts[4].empty() || i + 1 >= fields.size()) continue;
+    c.old_mode = parts[0];
+    c.new_mode = parts[1];
+    c.old_oid = parts[2];
+    c.new_oid = parts[3];
+    c.status = parts[4][0];
+    if ((c.status == 'R' || c.status == 'C') && i + 2 < fields.size()) {
+      c.old_path = fields[++i];
+      c.path = fields[++i];
+    } else {
+      c.path = fields[++i];
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<NumStat> parse_numstat(const std::string& z_output) {
+  std::vector<NumStat> out;
+  auto fields = split_z(z_output);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    std::string record = fields[i];
+    while (!record.empty() && record.front() == '\n') record.erase(0, 1);
+    auto tab1 = record.find('\t');
+    auto tab2 = tab1 == std::string::npos ? std::string::npos : record.find('\t', tab1 + 1);
+    if (tab2 == std::string::npos) continue;
+    NumStat n;
+    std::string adds = record.substr(0, tab1), dels = record.substr(tab1 + 1, tab2 - tab1 - 1);
+    if (adds != "-") n.additions = std::strtoll(adds.c_str(), nullptr, 10);
+    if (dels != "-") n.deletions = std::strtoll(dels.c_str(), nullptr, 10);
+    n.path = record.substr(tab2 + 1);
+    if (n.path.empty() && i + 2 < fields.size()) {   // a rename: old and new follow
+      n.old_path = fields[++i];
+      n.path = fields[++i];
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+MergePreview parse_merge_tree(const std::string& z_output) {
+  MergePreview p;
+  auto fields = split_z(z_output);
+  if (fields.empty()) return p;
+  p.tree = chomp(fields[0]);
+  for (size_t i = 1; i < fields.size() && !fields[i].empty(); ++i) {
+    if (std::find(p.conflicts.begin(), p.conflicts.end(), fields[i]) == p.conflicts.end())
+      p.conflicts.push_back(fields[i]);
+  }
+  return p;
 }
 
 std::string trailer_value(const std::string& message, const std::string& key) {

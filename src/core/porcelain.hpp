@@ -1,6 +1,7 @@
 // Parsers for git's machine-readable outputs. Pure functions, unit-tested on captured outputs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,28 @@ struct WorktreeEntry {
   bool prunable = false;
 };
 std::vector<WorktreeEntry> parse_worktree_list(const std::string& z_output);
+
+/// A changed path from `git diff-tree -r -z --raw` (renames as old_path -> path).
+struct RawChange {
+  std::string old_mode, new_mode, old_oid, new_oid;
+  char status = 'M';
+  std::string path, old_path;
+};
+std::vector<RawChange> parse_diff_raw(const std::string& z_output);
+
+/// Counts from `git diff-tree -r -z --numstat`: path -> (additions, deletions); -1 for binary.
+struct NumStat {
+  std::string path, old_path;
+  int64_t additions = -1, deletions = -1;
+};
+std::vector<NumStat> parse_numstat(const std::string& z_output);
+
+/// `git merge-tree --write-tree --name-only -z` output: the tree and the conflicted paths.
+struct MergePreview {
+  std::string tree;
+  std::vector<std::string> conflicts;
+};
+MergePreview parse_merge_tree(const std::string& z_output);
 
 /// Trailers "Key: value" in the last paragraph of a commit message.
 std::string trailer_value(const std::string& message, const std::string& key);

@@ -17,7 +17,7 @@ namespace {
 constexpr int kRecordVersion = 1;
 
 Result<State> parse_state(const std::string& s) {
-  for (State st : {State::creating, State::ready, State::busy, State::discarding})
+  for (State st : {State::creating, State::ready, State::busy, State::discarding, State::landed})
     if (s == state_name(st)) return st;
   return fail(ErrorCode::io_error, fmt::format("unknown state '{}'", s));
 }
@@ -34,6 +34,8 @@ std::string_view state_name(State state) {
     return "busy";
   case State::discarding:
     return "discarding";
+  case State::landed:
+    return "landed";
   }
   return "?";
 }
@@ -50,7 +52,9 @@ std::string workspace_to_record(const Workspace& w) {
                       {"last_used", w.last_used},
                       {"state", std::string(state_name(w.state))},
                       {"holder_pid", w.holder_pid},
-                      {"holder_start", w.holder_start}};
+                      {"holder_start", w.holder_start},
+                      {"landed_commit", w.landed_commit},
+                      {"synced", w.synced}};
   return j.dump(2) + "\n";
 }
 
@@ -78,12 +82,19 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.state = *state;
     w.holder_pid = j.value("holder_pid", 0);
     w.holder_start = j.value("holder_start", int64_t{0});
+    w.landed_commit = j.value("landed_commit", std::string());
+    w.synced = j.value("synced", std::string());
     if (validate_name(w.name).has_value() == false) return bad("invalid name");
     if (w.path.empty() || w.path.front() != '/') return bad("path is not absolute");
     return w;
   } catch (const nlohmann::json::exception& e) {
     return bad(e.what());
   }
+}
+
+bool held(const Workspace& workspace) {
+  return workspace.state == State::creating || workspace.state == State::busy ||
+         workspace.state == State::discarding;
 }
 
 void hold(Workspace& workspace, State state) {

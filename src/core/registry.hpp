@@ -35,6 +35,8 @@ private:
 std::string workspace_to_record(const Workspace& workspace);
 Result<Workspace> workspace_from_record(const std::string& text, const std::string& where);
 
+/// Whether the record names a holder process (creating, busy, discarding).
+bool held(const Workspace& workspace);
 /// Mark `workspace` as held by this process (creating, busy, discarding).
 void hold(Workspace& workspace, State state);
 

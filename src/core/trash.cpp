@@ -1,5 +1,6 @@
 #include "core/trash.hpp"
 
+#include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/porcelain.hpp"
 #include "core/workspace_git.hpp"
@@ -23,15 +24,6 @@ Result<std::string> rev(const Project& project, const std::string& what) {
   return result.ok() ? chomp(result.out) : std::string();
 }
 
-// Write a tree from a scratch copy of the workspace's index, so that the user's (agent's) index
-// is never touched. The copy keeps the stat data, so `add -A` hashes only files that changed.
-struct ScratchIndex {
-  std::string path;
-  ~ScratchIndex() {
-    if (!path.empty()) ::unlink(path.c_str());
-  }
-};
-
 } // namespace
 
 Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
@@ -42,42 +34,17 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   s.owner = w.owner;
   s.branch_tip = BERTH_TRY(rev(project, "refs/heads/" + w.branch + "^{commit}"));
 
-  std::string tree_commit_parents;
+  std::string head_tree, index_tree, work_tree;
   if (content == Content::work_tree) {
-    s.head =
-        chomp(BERTH_TRY(git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}))).out);
+    Captured now = BERTH_TRY(capture(project, w));
+    s.head = now.head;
+    head_tree = now.head_tree;
+    index_tree = now.index_tree;
+    work_tree = now.work_tree;
   } else {
     s.head = s.branch_tip.empty() ? w.base : s.branch_tip;
-  }
-  std::string head_tree =
-      chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", s.head + "^{tree}"}))).out);
-
-  std::string index_tree = head_tree, work_tree = head_tree;
-  if (content == Content::work_tree) {
-    ScratchIndex scratch;
-    auto tmp_dir = util::join(project.berth_dir(), "tmp");
-    if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
-    scratch.path = util::join(tmp_dir, fmt::format("index.{}", ::getpid()));
-    std::string real_index = util::join(w.git_dir, "index");
-    if (util::exists(real_index)) {
-      auto data = util::read_file(real_index);
-      if (!data) return fail(ErrorCode::io_error, data.error());
-      auto written = util::write_file_atomic(scratch.path, *data);
-      if (!written) return fail(ErrorCode::io_error, written.error());
-    }
-    std::map<std::string, std::optional<std::string>> env{{"GIT_INDEX_FILE", scratch.path}};
-    // The staged state; an index with unresolved conflicts has none, so HEAD's tree stands in.
-    GitCall staged = workspace_call(w, {"write-tree"});
-    staged.env = env;
-    auto staged_result = BERTH_TRY(git_status_of(staged));
-    if (staged_result.ok()) index_tree = chomp(staged_result.out);
-    // The work tree: everything tracked or untracked, as `git add -A` sees it.
-    GitCall add = workspace_call(w, {"add", "-A", "--", "."});
-    add.env = env;
-    BERTH_TRY(git(add));
-    GitCall write = workspace_call(w, {"write-tree"});
-    write.env = env;
-    work_tree = chomp(BERTH_TRY(git(write)).out);
+    head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", s.head + "^{tree}"}))).out);
+    index_tree = work_tree = head_tree;
   }
 
   std::string trailers =

@@ -154,12 +154,12 @@ Result<void> recover_interrupted(const Project& project) {
   Registry registry = registry_of(project);
   auto all = BERTH_TRY(registry.load_all());
   bool any = std::any_of(all.begin(), all.end(), [](const Workspace& w) {
-    return w.state != State::ready && !util::process_alive(w.holder_pid, w.holder_start);
+    return held(w) && !util::process_alive(w.holder_pid, w.holder_start);
   });
   if (!any) return {};
   auto lock = BERTH_TRY(registry.lock());
   for (auto& w : BERTH_TRY(registry.load_all())) {
-    if (w.state == State::ready || util::process_alive(w.holder_pid, w.holder_start)) continue;
+    if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
     if (w.state == State::creating) {
       roll_back(project, w, w.base);
     } else if (w.state == State::discarding && !util::exists(w.path)) {
@@ -207,9 +207,6 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   Created created;
 
   BERTH_TRY(recover_interrupted(project));
-  if (auto made = util::make_dirs(project.workspace_root()); !made)
-    return fail(ErrorCode::io_error, made.error(), "set workspace_root to a writable directory");
-  BERTH_TRY(exclude_root_from_checkout(project));
 
   Workspace w;
   {
@@ -238,6 +235,11 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       return fail(ErrorCode::branch_exists, fmt::format("branch '{}' already exists", branch),
                   fmt::format("pick another name, or delete the branch: git branch -D {}", branch));
     }
+
+    // Only now that nothing refuses does anything appear on disk: a refused `new` changes nothing.
+    if (auto made = util::make_dirs(project.workspace_root()); !made)
+      return fail(ErrorCode::io_error, made.error(), "set workspace_root to a writable directory");
+    BERTH_TRY(exclude_root_from_checkout(project));
 
     w.name = plan.name;
     w.branch = branch;
@@ -326,8 +328,8 @@ WorkspaceStatus status_of(const Workspace& w) {
   WorkspaceStatus s;
   s.workspace = w;
   s.last_used = w.last_used;
-  bool holder_alive = w.state != State::ready && util::process_alive(w.holder_pid, w.holder_start);
-  s.state = holder_alive ? std::string(state_name(w.state)) : "ready";
+  bool holder_alive = held(w) && util::process_alive(w.holder_pid, w.holder_start);
+  s.state = holder_alive || w.state == State::landed ? std::string(state_name(w.state)) : "ready";
   bool locked = false;
   s.lock_reason = read_lock_reason(w, &locked);
   if (!util::is_directory(w.path) || !util::is_directory(w.git_dir)) {
@@ -352,6 +354,8 @@ WorkspaceStatus status_of(const Workspace& w) {
     s.untracked = summary.untracked;
     s.conflicted = summary.conflicted;
     s.dirty = summary.dirty();
+    // Conflict markers left by `berth sync` are for the agent to resolve: say so.
+    if (summary.conflicted > 0 && s.state == "ready") s.state = "conflicted";
   }
   if (!s.head.empty()) {
     auto counts = git_status_of(
@@ -457,7 +461,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   d.workspace = w;
 
   // A workspace in use stays, unless the user says otherwise.
-  if (w.state != State::ready && util::process_alive(w.holder_pid, w.holder_start) &&
+  if (held(w) && util::process_alive(w.holder_pid, w.holder_start) &&
       (w.state != State::busy || force == Force::no))
     return fail(
         ErrorCode::busy,

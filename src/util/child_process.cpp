@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
+#include <pthread.h>
 #include <set>
 #include <signal.h>
 #include <spawn.h>
@@ -43,8 +44,33 @@ std::vector<std::string> build_env(const std::map<std::string, std::optional<std
     result.push_back(std::move(entry));
   }
   for (const auto& [key, value] : over)
-    if (value) result.push_back(key + "=" + *value);
+    if (value) {
+      std::string entry = key;
+      entry += '=';
+      entry += *value;
+      result.push_back(std::move(entry));
+    }
   return result;
+}
+
+// Writing to a pipe whose reader is gone raises SIGPIPE, which would kill a caller that did not
+// ignore it (the library has no say over that): block it in this thread for the write and swallow
+// the one the write raised, so the caller sees EPIPE instead.
+ssize_t write_without_sigpipe(int fd, const char* data, size_t size) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  ::pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  ssize_t w = ::write(fd, data, size);
+  int saved = errno;
+  if (w < 0 && saved == EPIPE) {
+    timespec zero{0, 0};
+    while (::sigtimedwait(&pipe_set, nullptr, &zero) < 0 && errno == EINTR) {
+    }
+  }
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = saved;
+  return w;
 }
 
 } // namespace
@@ -74,6 +100,9 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
   ProcessResult result;
   size_t written = 0;
   if (in_fd_ >= 0 && input.empty()) close_fd(in_fd_);
+  // A blocking write of more than a pipe buffer would wait for the child to read it all, while the
+  // child may be waiting for us to drain its stdout: write only what fits, then poll again.
+  if (in_fd_ >= 0) ::fcntl(in_fd_, F_SETFL, ::fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
   // poll() all three pipes so that neither side can block the other on a full pipe buffer.
   while (in_fd_ >= 0 || out_fd_ >= 0 || err_fd_ >= 0) {
     pollfd fds[3];
@@ -102,7 +131,8 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
       if (fds[i].revents == 0) continue;
       if (sinks[i] == nullptr) {
         // stdin: write as much as fits; EPIPE means the child stopped reading, which is its call.
-        ssize_t w = ::write(*owners[i], input.data() + written, input.size() - written);
+        ssize_t w =
+            write_without_sigpipe(*owners[i], input.data() + written, input.size() - written);
         if (w > 0) written += static_cast<size_t>(w);
         if (w < 0 && errno != EINTR && errno != EAGAIN) close_fd(*owners[i]);
         if (written == input.size()) close_fd(*owners[i]);

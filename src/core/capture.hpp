@@ -1,0 +1,33 @@
+// A workspace's state as git objects, without touching its index or files: the tree of its work
+// tree (tracked and untracked, not ignored) and of its staged state.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <string>
+
+namespace berth {
+
+struct Captured {
+  std::string head; ///< commit checked out
+  std::string head_tree;
+  std::string index_tree; ///< staged state (head_tree when the index has unresolved conflicts)
+  std::string work_tree;  ///< everything in the work tree, as `git add -A` would record it
+
+  bool clean() const { return work_tree == head_tree; }
+};
+
+/// Build the trees through a scratch copy of the workspace's index: the copy keeps the stat data,
+/// so only files that changed are hashed, and the workspace's own index is never written.
+Result<Captured> capture(const Project& project, const Workspace& workspace);
+
+/// A commit holding `tree` on top of `parent`, made with the user's identity when git has one
+/// and berth's otherwise. It is not put on any ref.
+Result<std::string> make_commit(const Project& project, const std::string& tree,
+                                const std::vector<std::string>& parents,
+                                const std::string& message);
+
+/// Whether git knows who the user is (user.name / user.email or the environment).
+bool has_identity(const Project& project);
+
+} // namespace berth

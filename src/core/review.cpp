@@ -1,0 +1,198 @@
+// Review: what a workspace changed (diff), recording it (commit), and which workspaces touch the
+// same files (overlaps). Everything is computed from git objects built off a scratch index, so a
+// review never writes to the workspace and never runs anything its content controls (no textconv,
+// no external diff, no fsmonitor).
+#include "core/review.hpp"
+
+#include "berth/berth.hpp"
+#include "core/capture.hpp"
+#include "core/porcelain.hpp"
+#include "core/workspace_git.hpp"
+#include "util/paths.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace berth {
+
+Result<std::vector<FileChange>> changes_between(const Project& project, const std::string& from,
+                                                const std::string& to) {
+  auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--raw", from, to})));
+  auto num =
+      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--numstat", from, to})));
+  std::map<std::string, NumStat> counts;
+  for (auto& n : parse_numstat(num.out))
+    counts[n.path] = n;
+  std::vector<FileChange> files;
+  for (const auto& c : parse_diff_raw(raw.out)) {
+    FileChange f;
+    f.path = c.path;
+    f.old_path = c.old_path;
+    f.status = c.status;
+    f.old_mode = c.old_mode == "000000" ? "" : c.old_mode;
+    f.new_mode = c.new_mode == "000000" ? "" : c.new_mode;
+    if (auto it = counts.find(c.path); it != counts.end()) {
+      f.binary = it->second.additions < 0;
+      f.additions = std::max<int64_t>(0, it->second.additions);
+      f.deletions = std::max<int64_t>(0, it->second.deletions);
+    }
+    files.push_back(std::move(f));
+  }
+  return files;
+}
+
+Result<std::string> review_base(const Project& project, const Workspace& w,
+                                const std::string& head) {
+  // After `sync`, the target's commits are part of the workspace's history; the workspace's own
+  // change is then measured from where it last met the target.
+  if (w.synced.empty()) return w.base;
+  auto mb = BERTH_TRY(git_status_of(repo_call(project, {"merge-base", head, w.synced})));
+  return mb.ok() ? chomp(mb.out) : w.base;
+}
+
+Result<Workspace> usable_workspace(const Project& project, std::string_view name) {
+  Workspace w = BERTH_TRY(find_workspace(project, name));
+  if (!util::is_directory(w.path) || !util::is_directory(w.git_dir))
+    return fail(
+        ErrorCode::not_found,
+        fmt::format("the directory of workspace '{}' is missing: {}", w.name, w.path),
+        fmt::format("`berth discard {}` cleans up its record (its commits are kept in the trash)",
+                    w.name));
+  return w;
+}
+
+Result<Diff> diff_workspace(const Project& project, std::string_view name,
+                            const DiffOptions& options) {
+  Workspace w = BERTH_TRY(usable_workspace(project, name));
+  Captured now = BERTH_TRY(capture(project, w));
+  Diff d;
+  d.name = w.name;
+  d.to_tree = now.work_tree;
+  if (options.against) {
+    const std::string& rev = *options.against;
+    if (rev.empty() || rev.front() == '-')
+      return fail(ErrorCode::invalid_revision, fmt::format("invalid revision '{}'", rev));
+    auto resolved = BERTH_TRY(git_status_of(
+        GitCall{{"rev-parse", "--verify", "-q", "--end-of-options", rev + "^{commit}"},
+                project.cwd(),
+                {},
+                {},
+                util::Stream::pipe}));
+    if (!resolved.ok())
+      return fail(ErrorCode::invalid_revision, fmt::format("unknown revision '{}'", rev),
+                  "name an existing commit, branch or tag");
+    auto mb =
+        BERTH_TRY(git_status_of(repo_call(project, {"merge-base", chomp(resolved.out), now.head})));
+    d.from = mb.ok() ? chomp(mb.out) : chomp(resolved.out);
+  } else {
+    d.from = BERTH_TRY(review_base(project, w, now.head));
+  }
+  d.files = BERTH_TRY(changes_between(project, d.from, d.to_tree));
+  if (options.format == DiffFormat::patch && !d.files.empty())
+    d.patch = BERTH_TRY(git(repo_call(project, {"diff-tree", "-p", "--binary", "--full-index", "-M",
+                                                "--no-color", d.from, d.to_tree})))
+                  .out;
+  return d;
+}
+
+Result<Committed> commit_workspace(const Project& project, std::string_view name,
+                                   const std::string& message) {
+  if (message.empty())
+    return fail(ErrorCode::usage, "a commit needs a message",
+                "berth commit NAME -m \"what changed\"");
+  Workspace w = BERTH_TRY(usable_workspace(project, name));
+  Committed c;
+  c.name = w.name;
+  c.commit = BERTH_TRY(commit_work_tree(project, w, message, &c.files));
+  return c;
+}
+
+Result<std::string> commit_work_tree(const Project& project, const Workspace& w,
+                                     const std::string& message, std::vector<FileChange>* files) {
+  Captured now = BERTH_TRY(capture(project, w));
+  if (now.clean()) return std::string();
+  if (files) *files = BERTH_TRY(changes_between(project, now.head, now.work_tree));
+  std::string commit = BERTH_TRY(make_commit(project, now.work_tree, {now.head}, message));
+  // Compare-and-swap through HEAD: if the agent committed meanwhile, nothing is overwritten.
+  BERTH_TRY(git(workspace_call(
+      w, {"update-ref", "-m", "berth commit: " + w.name, "HEAD", commit, now.head})));
+  // The index now lags behind HEAD; bring it level without touching a file.
+  BERTH_TRY(git(workspace_call(w, {"reset", "-q", "--no-refresh"})));
+  (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
+  return commit;
+}
+
+Result<std::vector<Overlap>> find_overlaps(const Project& project) {
+  auto all = BERTH_TRY(list_workspaces(project));
+  struct Live {
+    Workspace w;
+    std::string commit; // a commit holding its current state
+    std::set<std::string> paths;
+    bool ok = false;
+  };
+  std::vector<Live> live;
+  for (const auto& s : all)
+    if (s.state != "missing" && s.workspace.state != State::landed)
+      live.push_back({s.workspace, {}, {}, false});
+
+  // Each capture costs a scan of the work tree: run them side by side, bounded by the cores.
+  std::atomic<size_t> next{0};
+  unsigned jobs = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()),
+                                     static_cast<unsigned>(live.size()));
+  std::vector<std::thread> threads;
+  for (unsigned j = 0; j < jobs; ++j)
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < live.size(); i = next++) {
+        auto now = capture(project, live[i].w);
+        if (!now) continue;
+        auto from = review_base(project, live[i].w, now->head);
+        if (!from) continue;
+        auto files = changes_between(project, *from, now->work_tree);
+        if (!files) continue;
+        for (const auto& f : *files) {
+          live[i].paths.insert(f.path);
+          if (!f.old_path.empty()) live[i].paths.insert(f.old_path);
+        }
+        auto commit =
+            now->clean() ? tl::expected<std::string, Error>(now->head)
+                         : make_commit(project, now->work_tree, {now->head}, "berth overlap probe");
+        if (!commit) continue;
+        live[i].commit = *commit;
+        live[i].ok = true;
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+
+  // Pairs that share paths get a real merge preview; at most this many, to stay fast.
+  constexpr size_t kMaxPreviews = 64;
+  size_t previews = 0;
+  std::vector<Overlap> result;
+  for (size_t i = 0; i < live.size(); ++i)
+    for (size_t j = i + 1; j < live.size(); ++j) {
+      if (!live[i].ok || !live[j].ok) continue;
+      Overlap o;
+      o.a = live[i].w.name;
+      o.b = live[j].w.name;
+      std::set_intersection(live[i].paths.begin(), live[i].paths.end(), live[j].paths.begin(),
+                            live[j].paths.end(), std::back_inserter(o.paths));
+      if (o.paths.empty()) continue;
+      if (previews++ < kMaxPreviews) {
+        auto merged =
+            git_status_of(repo_call(project, {"merge-tree", "--write-tree", "--name-only", "-z",
+                                              "--no-messages", live[i].commit, live[j].commit}));
+        if (merged && merged->exit_code == 1) {
+          o.conflicts = true;
+          o.conflict_paths = parse_merge_tree(merged->out).conflicts;
+        }
+      }
+      result.push_back(std::move(o));
+    }
+  return result;
+}
+
+} // namespace berth

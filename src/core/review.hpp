@@ -1,0 +1,27 @@
+// Review internals shared with accept.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <string>
+#include <vector>
+
+namespace berth {
+
+/// Files changed between two tree-ish objects (renames detected), with line counts.
+Result<std::vector<FileChange>> changes_between(const Project& project, const std::string& from,
+                                                const std::string& to);
+
+/// Where a workspace's own change starts: its base, or after `sync` the last target merged in.
+Result<std::string> review_base(const Project& project, const Workspace& workspace,
+                                const std::string& head);
+
+/// The workspace, refusing when its directory is gone.
+Result<Workspace> usable_workspace(const Project& project, std::string_view name);
+
+/// Commit the work tree's state on the workspace's branch (no hooks: this is berth's bookkeeping).
+/// Returns "" when there was nothing to commit. `files` receives what the commit changed.
+Result<std::string> commit_work_tree(const Project& project, const Workspace& workspace,
+                                     const std::string& message, std::vector<FileChange>* files);
+
+} // namespace berth
