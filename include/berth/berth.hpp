@@ -9,6 +9,7 @@
 #include "berth/error.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +44,7 @@ struct Workspace {
   int64_t holder_start = 0;  ///< that process's start time, to tell pid reuse apart
   std::string landed_commit; ///< the target commit its accept produced (state landed)
   std::string synced;        ///< the target commit last merged in by `sync` ("" if never)
+  int port = 0;              ///< first of its block of 10 TCP ports (0: none reserved)
 };
 
 /// A workspace with what git says of it now.
@@ -252,6 +254,41 @@ struct Overlap {
 };
 
 Result<std::vector<Overlap>> find_overlaps(const Project& project);
+
+// ---- run -----------------------------------------------------------------------------------
+
+struct RunOptions {
+  std::string name;
+  std::vector<std::string> command; ///< argv; empty means the user's $SHELL (berth shell)
+  std::vector<std::string> env;     ///< extra "KEY=VALUE"
+  std::optional<double> timeout;    ///< seconds; the whole process group is killed after it
+  std::optional<std::string>
+      sandbox;            ///< "landlock", "bwrap", "best-effort"; none: config run.sandbox
+  bool network = true;    ///< false: no TCP, UDP or host sockets (sandbox only)
+  bool ephemeral = false; ///< create NAME first; remove it afterwards if unchanged
+};
+
+struct RunResult {
+  std::string name;
+  std::string path; ///< the workspace
+  std::string cwd;  ///< where the command ran
+  int exit_status =
+      0; ///< the command's code, 128+N for a signal, 124 on timeout, 127 when it could not start
+  bool timed_out = false;
+  std::vector<std::string> sandbox_layers; ///< what confined it (empty: not sandboxed)
+  int commits = 0;  ///< commits made inside a sandboxed run, moved onto the branch
+  bool kept = true; ///< --ephemeral: false when the unchanged workspace was removed
+  std::vector<std::string> warnings;
+};
+
+/// Run a command in a workspace, its stdin/stdout/stderr passed through. While it runs the
+/// workspace is `busy` (a lease naming this process). The exit status is the command's.
+Result<RunResult> run_in_workspace(const Project& project, const RunOptions& options);
+
+/// The environment a workspace's commands get: BERTH_WORKSPACE, BERTH_NAME, BERTH_BASE,
+/// BERTH_PROJECT, BERTH_PORT and BERTH_PORT_0..9.
+std::map<std::string, std::string> workspace_environment(const Project& project,
+                                                         const Workspace& workspace);
 
 // ---- doctor --------------------------------------------------------------------------------
 

@@ -31,6 +31,8 @@ enum class ErrorCode {
   conflict,         ///< the change does not merge cleanly; nothing was changed
   dirty_target,     ///< the target has uncommitted changes where the change would land
   not_fast_forward, ///< --strategy ff, but the target has moved on
+  sandbox_unavailable, ///< a sandbox layer that was asked for cannot be enforced here
+  escape_refused,      ///< a confined path would leave its root (.., absolute, symlink, hard link)
 };
 
 /// What a failed git call said: nobody should have to guess.

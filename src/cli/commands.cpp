@@ -381,6 +381,71 @@ Result<Output> run_sync(const Args& args, const berth::Project& project) {
   return Output{j, args.quiet ? std::string() : text, {}, 0};
 }
 
+// ---- run / shell ---------------------------------------------------------------------------
+
+void define_run_options(CLI::App& app, Args& args) {
+  app.add_option("--env,-e", args.env, "set KEY=VALUE in the command's environment (repeatable)");
+  app.add_option("--timeout", args.timeout,
+                 "kill the command's whole process group after SECONDS (exit 124)");
+  app.add_option("--sandbox", args.sandbox,
+                 "confine writes to the workspace: landlock (default), bwrap or best-effort")
+      ->expected(0, 1)
+      ->default_str("landlock");
+  app.add_option("--net", args.net, "network in the sandbox: on or off")
+      ->check(CLI::IsMember({"on", "off"}));
+}
+
+void define_run(CLI::App& app, Args& args) {
+  add_name(app, args);
+  app.add_option("command", args.command, "the command and its arguments, after --")->required();
+  define_run_options(app, args);
+  app.add_flag("--ephemeral", args.ephemeral,
+               "create NAME first; afterwards remove it if it has no changes, keep it if it has");
+}
+
+void define_shell(CLI::App& app, Args& args) {
+  add_name(app, args);
+  define_run_options(app, args);
+}
+
+Result<Output> run_run(const Args& args, const berth::Project& project) {
+  berth::RunOptions options;
+  options.name = args.name;
+  options.command = args.command;
+  options.env = args.env;
+  options.timeout = args.timeout;
+  if (args.sandbox)
+    options.sandbox = args.sandbox->empty() ? std::string("landlock") : *args.sandbox;
+  options.network = args.net != "off";
+  options.ephemeral = args.ephemeral;
+  auto r = BERTH_TRY(berth::run_in_workspace(project, options));
+  nlohmann::json j = {{"name", r.name},
+                      {"path", r.path},
+                      {"cwd", r.cwd},
+                      {"exit_status", r.exit_status},
+                      {"timed_out", r.timed_out},
+                      {"sandbox", r.sandbox_layers},
+                      {"commits", r.commits},
+                      {"kept", r.kept},
+                      {"warnings", r.warnings}};
+  Output out{j, {}, r.warnings, r.exit_status};
+  // stdout belongs to the command; berth's own notes go to stderr.
+  if (r.timed_out)
+    out.warnings.push_back(fmt::format("timed out: stopped the command after {}s", *args.timeout));
+  if (args.ephemeral)
+    out.warnings.push_back(
+        r.kept ? fmt::format("kept workspace {} (it has changes): {}", r.name, r.path)
+               : fmt::format("removed workspace {} (no changes)", r.name));
+  return out;
+}
+
+Result<Output> run_shell(const Args& args, const berth::Project& project) {
+  Args with_shell = args;
+  with_shell.command.clear();
+  with_shell.ephemeral = false;
+  return run_run(with_shell, project);
+}
+
 // ---- doctor ---------------------------------------------------------------------------------
 
 void define_doctor(CLI::App& app, Args& args) {
@@ -437,6 +502,9 @@ const std::vector<Command>& commands() {
        run_list},
       {"path", "print a workspace's path (cd \"$(berth path NAME)\")", define_name_only, run_path},
       {"status", "show one workspace in detail", define_name_only, run_status},
+      {"run", "run a command in a workspace (-- CMD...); exits with its status", define_run,
+       run_run},
+      {"shell", "your $SHELL inside a workspace", define_shell, run_shell},
       {"diff", "what a workspace changed: commits, staged, unstaged, untracked", define_diff,
        run_diff},
       {"commit", "record a workspace's uncommitted work as a commit on its branch", define_commit,

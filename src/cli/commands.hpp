@@ -40,6 +40,12 @@ struct Args {
   bool rebase = false;
   bool overlaps = false;
   bool repair = false;
+  std::vector<std::string> command;
+  std::vector<std::string> env;
+  std::optional<double> timeout;
+  std::optional<std::string> sandbox;
+  std::string net = "on";
+  bool ephemeral = false;
 };
 
 /// What a command produced: the JSON document, the text for a person, and notes for stderr.

@@ -15,6 +15,9 @@ const std::vector<ConfigKey>& config_keys() {
        "a relative path is taken from the project's main checkout (and added to .git/info/exclude)",
        true},
       {"branch_prefix", std::string("berth/"), "prefix of every workspace branch", true},
+      {"ports.range", std::string("20000-29999"),
+       "TCP ports handed out to workspaces, in blocks of 10 (BERTH_PORT, BERTH_PORT_0..9)", true},
+      {"run.sandbox", false, "run every `berth run` in the sandbox (as if --sandbox were given)", true},
       {"accept.strategy", std::string("apply"),
        "how `berth accept` lands a workspace: apply, merge, squash, ff or rebase", true},
   };

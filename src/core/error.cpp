@@ -44,6 +44,10 @@ std::string_view code_name(ErrorCode code) {
     return "dirty_target";
   case ErrorCode::not_fast_forward:
     return "not_fast_forward";
+  case ErrorCode::sandbox_unavailable:
+    return "sandbox_unavailable";
+  case ErrorCode::escape_refused:
+    return "escape_refused";
   }
   return "unknown";
 }
@@ -65,6 +69,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::unsaved_work:
   case ErrorCode::unsafe_path:
   case ErrorCode::dirty_target:
+  case ErrorCode::escape_refused:
     return 5;
   default:
     return 1;

@@ -36,7 +36,8 @@ void to_json(nlohmann::json& j, const Workspace& w) {
        {"owner", w.owner},
        {"created", iso_time(w.created)},
        {"last_used", iso_time(w.last_used)},
-       {"state", std::string(state_name(w.state))}};
+       {"state", std::string(state_name(w.state))},
+       {"port", w.port == 0 ? nlohmann::json(nullptr) : nlohmann::json(w.port)}};
 }
 
 void to_json(nlohmann::json& j, const WorkspaceStatus& s) {

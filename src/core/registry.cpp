@@ -54,7 +54,8 @@ std::string workspace_to_record(const Workspace& w) {
                       {"holder_pid", w.holder_pid},
                       {"holder_start", w.holder_start},
                       {"landed_commit", w.landed_commit},
-                      {"synced", w.synced}};
+                      {"synced", w.synced},
+                      {"port", w.port}};
   return j.dump(2) + "\n";
 }
 
@@ -84,6 +85,7 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.holder_start = j.value("holder_start", int64_t{0});
     w.landed_commit = j.value("landed_commit", std::string());
     w.synced = j.value("synced", std::string());
+    w.port = j.value("port", 0);
     if (validate_name(w.name).has_value() == false) return bad("invalid name");
     if (w.path.empty() || w.path.front() != '/') return bad("path is not absolute");
     return w;
@@ -149,8 +151,18 @@ Result<std::vector<Workspace>> Registry::load_all(std::vector<std::string>* prob
 Result<void> Registry::save(const Workspace& workspace) const {
   if (auto made = util::make_dirs(util::join(dir_, "workspaces")); !made)
     return fail(ErrorCode::io_error, made.error());
-  auto written = util::write_file_atomic(record_path(name_slug(workspace.name)),
-                                         workspace_to_record(workspace));
+  // JSON holds only UTF-8: a field that is not (an owner label or a path with other bytes) must
+  // be an error for this one command, not an exception that aborts berth mid-operation.
+  std::string record;
+  try {
+    record = workspace_to_record(workspace);
+  } catch (const nlohmann::json::exception&) {
+    return fail(ErrorCode::io_error,
+                fmt::format("cannot record workspace '{}': a field is not valid UTF-8",
+                            name_slug(workspace.name)),
+                "use UTF-8 in the owner label and the workspace root");
+  }
+  auto written = util::write_file_atomic(record_path(name_slug(workspace.name)), record);
   if (!written) return fail(ErrorCode::io_error, written.error());
   return {};
 }

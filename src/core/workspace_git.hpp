@@ -17,6 +17,11 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 
 int64_t unix_now();
 
+/// Re-lock the workspace's worktree with a new reason, if berth holds its lock (never a lock the
+/// user placed). The reason of an idle workspace is `idle_lock_reason`.
+void set_lock_reason(const Project& project, const Workspace& workspace, const std::string& reason);
+std::string idle_lock_reason(const Workspace& workspace);
+
 /// The identity berth's own bookkeeping commits carry (snapshots), so they never depend on the
 /// user having configured one.
 std::map<std::string, std::optional<std::string>> berth_identity();

@@ -1,5 +1,6 @@
 #include "util/child_process.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <set>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -158,8 +160,86 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
   return result;
 }
 
+namespace {
+
+// fork + exec, for what posix_spawn cannot do: a new session, closing inherited descriptors, a
+// setup step (sandboxing) in the child. An exec failure comes back through a close-on-exec pipe.
+tl::expected<pid_t, int> fork_exec(const SpawnOptions& options, int in_fd, int out_fd, int err_fd,
+                                   char* const* argv, char* const* envp) {
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) return tl::unexpected(errno);
+  // Everything the child needs is prepared here: between fork and exec only syscalls.
+  const char* cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
+  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    int saved = errno;
+    ::close(report[0]);
+    ::close(report[1]);
+    if (null_fd >= 0) ::close(null_fd);
+    return tl::unexpected(saved);
+  }
+  if (pid == 0) {
+    auto die = [&](int error) {
+      ssize_t ignored = ::write(report[1], &error, sizeof error);
+      (void)ignored;
+      ::_exit(127);
+    };
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD, SIGQUIT, SIGHUP, SIGTTOU, SIGTTIN})
+      ::signal(sig, SIG_DFL);
+    if (options.group == ProcessGroup::own && ::setpgid(0, 0) != 0) die(errno);
+    if (options.group == ProcessGroup::session && ::setsid() < 0) die(errno);
+    auto wire = [&](Stream mode, int pipe_end, int target) {
+      int source = mode == Stream::pipe ? pipe_end : mode == Stream::null ? null_fd : -1;
+      if (source >= 0 && ::dup2(source, target) < 0) die(errno);
+    };
+    wire(options.in, in_fd, 0);
+    wire(options.out, out_fd, 1);
+    wire(options.err, err_fd, 2);
+    if (cwd && ::chdir(cwd) != 0) die(errno);
+    if (options.child_setup) {
+      int error = options.child_setup();
+      if (error != 0) die(error);
+    }
+    if (options.close_other_fds) {
+      // Keep only stdio and the report pipe (close-on-exec anyway).
+      for (int fd = 3; fd < 1024 * 64; ++fd) {
+        if (fd == report[1]) continue;
+        if (::fcntl(fd, F_GETFD) >= 0) ::close(fd);
+        if (fd > 256 && fd > report[1]) {
+          ::syscall(SYS_close_range, static_cast<unsigned>(fd), ~0u, 0u);
+          break;
+        }
+      }
+    }
+    ::execvpe(argv[0], argv, envp);
+    die(errno);
+  }
+  ::close(report[1]);
+  if (null_fd >= 0) ::close(null_fd);
+  int error = 0;
+  ssize_t n;
+  while ((n = ::read(report[0], &error, sizeof error)) < 0 && errno == EINTR) {
+  }
+  ::close(report[0]);
+  if (n == static_cast<ssize_t>(sizeof error)) {
+    int status;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return tl::unexpected(error);
+  }
+  return pid;
+}
+
+} // namespace
+
 tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
   if (options.argv.empty()) return tl::unexpected(std::string("spawn: empty argv"));
+  bool needs_fork =
+      options.child_setup || options.close_other_fds || options.group == ProcessGroup::session;
   Pipe in, out, err;
   auto fail = [&](const std::string& what) {
     for (int* fd : {&in.read, &in.write, &out.read, &out.write, &err.read, &err.write})
@@ -169,6 +249,25 @@ tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
   if ((options.in == Stream::pipe && !in.open()) || (options.out == Stream::pipe && !out.open()) ||
       (options.err == Stream::pipe && !err.open()))
     return fail(std::strerror(errno));
+
+  std::vector<std::string> env_strings = build_env(options.env);
+  std::vector<char*> envp;
+  for (auto& s : env_strings)
+    envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<char*> argv;
+  for (const auto& a : options.argv)
+    argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  if (needs_fork) {
+    auto pid = fork_exec(options, in.read, out.write, err.write, argv.data(), envp.data());
+    if (!pid) return fail(std::strerror(pid.error()));
+    close_fd(in.read);
+    close_fd(out.write);
+    close_fd(err.write);
+    return Child(*pid, in.write, out.read, err.read);
+  }
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -201,16 +300,6 @@ tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
   }
   posix_spawnattr_setflags(&attr, flags);
 
-  std::vector<std::string> env_strings = build_env(options.env);
-  std::vector<char*> envp;
-  for (auto& s : env_strings)
-    envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<char*> argv;
-  for (const auto& a : options.argv)
-    argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-
   pid_t pid = -1;
   int rc = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -223,6 +312,54 @@ tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
   close_fd(out.write);
   close_fd(err.write);
   return Child(pid, in.write, out.read, err.read);
+}
+
+tl::expected<ProcessResult, std::string>
+Child::wait(std::optional<std::chrono::milliseconds> timeout, bool* timed_out) {
+  if (timed_out) *timed_out = false;
+  ProcessResult result;
+  int status = 0;
+  if (timeout) {
+    // A pidfd becomes readable when the child exits: poll it with the deadline.
+    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+    auto deadline = std::chrono::steady_clock::now() + *timeout;
+    for (;;) {
+      pid_t done = ::waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) break;
+      if (done < 0 && errno != EINTR) {
+        if (pidfd >= 0) ::close(pidfd);
+        return tl::unexpected(fmt::format("waitpid: {}", std::strerror(errno)));
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        if (pidfd >= 0) ::close(pidfd);
+        if (timed_out) *timed_out = true;
+        return result;
+      }
+      if (pidfd >= 0) {
+        pollfd pfd{pidfd, POLLIN, 0};
+        ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+      } else {
+        ::usleep(10000);
+      }
+    }
+    if (pidfd >= 0) ::close(pidfd);
+  } else {
+    while (::waitpid(pid_, &status, 0) < 0) {
+      if (errno != EINTR) return tl::unexpected(fmt::format("waitpid: {}", std::strerror(errno)));
+    }
+  }
+  pid_ = -1;
+  if (WIFSIGNALED(status))
+    result.signal = WTERMSIG(status);
+  else
+    result.exit_code = WEXITSTATUS(status);
+  return result;
+}
+
+void Child::signal_group(int sig) const {
+  if (pid_ > 0) ::kill(-pid_, sig);
 }
 
 tl::expected<ProcessResult, std::string> run(const SpawnOptions& options) {

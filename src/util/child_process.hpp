@@ -5,6 +5,8 @@
 // communicate() with it (feed stdin, collect stdout and stderr without deadlocking on full pipes).
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,7 +17,9 @@
 namespace util {
 
 enum class Stream { inherit, null, pipe };
-enum class ProcessGroup { same, own };
+/// same: the child shares our process group; own: its own group (so a timeout or Ctrl-C can reach
+/// its whole tree); session: a new session without a controlling terminal (no TIOCSTI injection).
+enum class ProcessGroup { same, own, session };
 
 struct SpawnOptions {
   std::vector<std::string> argv;
@@ -26,6 +30,12 @@ struct SpawnOptions {
   Stream err = Stream::pipe;
   std::string input; // fed to stdin when in == pipe
   ProcessGroup group = ProcessGroup::same;
+  /// Close every inherited descriptor beyond 0, 1 and 2 in the child.
+  bool close_other_fds = false;
+  /// Runs in the child after fork and before exec (after the streams are wired, before the other
+  /// descriptors are closed). It must make only async-signal-safe calls; a non-zero return is an
+  /// errno value, and the spawn then fails with that error instead of running the program.
+  std::function<int()> child_setup;
 };
 
 struct ProcessResult {
@@ -49,6 +59,12 @@ public:
   ~Child();
 
   pid_t pid() const { return pid_; }
+  /// Wait for the child to end, with its streams not piped (inherited or null). With a timeout,
+  /// gives up after it: *timed_out is set and the child is left running.
+  tl::expected<ProcessResult, std::string>
+  wait(std::optional<std::chrono::milliseconds> timeout = {}, bool* timed_out = nullptr);
+  /// Send `sig` to the child's process group (it must have its own: ProcessGroup::own/session).
+  void signal_group(int sig) const;
   /// Write `input` to stdin (then close it) while collecting stdout and stderr; then wait.
   tl::expected<ProcessResult, std::string> communicate(const std::string& input = {});
 

@@ -1,0 +1,228 @@
+// Confined file access: the kernel resolves every path beneath the root (openat2 with
+// RESOLVE_BENEATH), so a `..`, an absolute symlink or a symlink swapped in between a check and the
+// open fails instead of leaving the root. A realpath-then-open prefix check has a window the swap
+// races through; openat2 has none, because there is no separate check.
+#include "core/confine.hpp"
+
+#include "core/sandbox_internal.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <random>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#else
+struct open_how {
+  __u64 flags;
+  __u64 mode;
+  __u64 resolve;
+};
+#define RESOLVE_NO_XDEV 0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS 0x04
+#define RESOLVE_BENEATH 0x08
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+namespace berth {
+namespace {
+
+using sandbox::UniqueFd;
+
+// RESOLVE_BENEATH: no component may leave the directory (`..` above it, an absolute path or
+// symlink, a symlink to outside). RESOLVE_NO_MAGICLINKS: no /proc/self/fd/N or /proc/self/root
+// jump, should the root contain a procfs.
+constexpr __u64 kResolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+
+Error escape(const std::string& relative, std::string why) {
+  return Error{ErrorCode::escape_refused,
+               fmt::format("{}: {}", relative.empty() ? "(empty path)" : relative, why),
+               "give a path relative to the workspace that stays inside it",
+               std::nullopt,
+               {relative}};
+}
+
+// Reject what the kernel would also reject, with a clearer message; the kernel stays the judge.
+Result<void> check_relative(const std::string& relative) {
+  if (relative.empty()) return tl::unexpected(escape(relative, "empty path"));
+  if (relative.front() == '/') return tl::unexpected(escape(relative, "absolute path"));
+  if (relative.find('\0') != std::string::npos)
+    return tl::unexpected(escape(relative, "NUL in path"));
+  return {};
+}
+
+Result<UniqueFd> open_root(const std::string& root) {
+  int fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return fail(errno == ENOENT ? ErrorCode::not_found : ErrorCode::io_error,
+                fmt::format("cannot open {}: {}", root, std::strerror(errno)));
+  return UniqueFd(fd);
+}
+
+// openat2 beneath `dirfd`; an escape attempt comes back as escape_refused.
+Result<UniqueFd> openat2_beneath(int dirfd, const std::string& relative, __u64 flags, __u64 mode) {
+  open_how how{};
+  how.flags = flags | O_CLOEXEC;
+  how.mode = mode;
+  how.resolve = kResolve;
+  for (int attempt = 0;; ++attempt) {
+    long fd = ::syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof how);
+    if (fd >= 0) return UniqueFd(static_cast<int>(fd));
+    int error = errno;
+    // EAGAIN: a rename elsewhere raced the `..` check; the kernel asks us to try again.
+    if (error == EAGAIN && attempt < 64) continue;
+    if (error == EINTR) continue;
+    switch (error) {
+    case EXDEV: return tl::unexpected(escape(relative, "leaves the root"));
+    case ELOOP: return tl::unexpected(escape(relative, "a symlink that cannot be followed"));
+    case ENOENT:
+      return fail(ErrorCode::not_found, fmt::format("{}: no such file", relative));
+    case ENOSYS:
+      return fail(ErrorCode::io_error, "openat2 is not available (Linux >= 5.6 is needed)",
+                  "confined access refuses to fall back to an unsafe path check");
+    default:
+      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(error)));
+    }
+  }
+}
+
+// A write goes only to a regular file with one name: writing through a second hard link would
+// change a file outside the root that shares the inode.
+Result<void> check_writable(int fd, const std::string& relative) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode))
+    return tl::unexpected(escape(relative, "not a regular file"));
+  if (st.st_nlink > 1)
+    return tl::unexpected(escape(relative, "a file with more than one hard link"));
+  return {};
+}
+
+std::pair<std::string, std::string> split_parent(const std::string& relative) {
+  std::string path = relative;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return {".", path};
+  return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
+}
+
+Result<void> write_all(int fd, const std::string& content, const std::string& relative) {
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t w = ::write(fd, content.data() + done, content.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0)
+      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
+    done += static_cast<size_t>(w);
+  }
+  return {};
+}
+
+} // namespace
+
+Result<int> open_beneath(const std::string& root, const std::string& relative, Access access) {
+  BERTH_TRY(check_relative(relative));
+  auto dir = BERTH_TRY(open_root(root));
+  // O_NONBLOCK: opening a FIFO planted in the root must not hang us; it is cleared below.
+  __u64 flags = O_NOCTTY | O_NONBLOCK;
+  switch (access) {
+  case Access::read: flags |= O_RDONLY; break;
+  case Access::write: flags |= O_WRONLY; break; // truncated only once it is known to be safe
+  case Access::create: flags |= O_WRONLY | O_CREAT | O_EXCL; break;
+  }
+  auto fd = BERTH_TRY(openat2_beneath(dir.get(), relative, flags, 0644));
+  if (access == Access::read) {
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+      return tl::unexpected(escape(relative, "not a regular file"));
+  } else {
+    BERTH_TRY(check_writable(fd.get(), relative));
+    if (access == Access::write && ::ftruncate(fd.get(), 0) != 0)
+      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
+  }
+  ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
+  return fd.release();
+}
+
+Result<std::string> read_beneath(const std::string& root, const std::string& relative) {
+  UniqueFd fd(BERTH_TRY(open_beneath(root, relative, Access::read)));
+  std::string content;
+  char buf[65536];
+  for (;;) {
+    ssize_t r = ::read(fd.get(), buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0)
+      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
+    if (r == 0) break;
+    content.append(buf, static_cast<size_t>(r));
+  }
+  return content;
+}
+
+Result<void> write_beneath(const std::string& root, const std::string& relative,
+                           const std::string& content) {
+  BERTH_TRY(check_relative(relative));
+  auto [parent, name] = split_parent(relative);
+  if (name.empty() || name == "." || name == "..")
+    return tl::unexpected(escape(relative, "not a file name"));
+  auto root_fd = BERTH_TRY(open_root(root));
+  // The directory is resolved once, by the kernel, beneath the root; everything after works on
+  // names inside that directory fd, which no later rename or symlink can redirect.
+  auto dir = BERTH_TRY(openat2_beneath(root_fd.get(), parent, O_RDONLY | O_DIRECTORY, 0));
+
+  mode_t mode = 0644;
+  struct stat st {};
+  if (::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    // Renaming over a symlink would replace the link, not write where it points: refuse rather
+    // than surprise.
+    if (S_ISLNK(st.st_mode))
+      return tl::unexpected(escape(relative, "a symlink (write its target's path instead)"));
+    if (!S_ISREG(st.st_mode)) return tl::unexpected(escape(relative, "not a regular file"));
+    if (st.st_nlink > 1)
+      return tl::unexpected(escape(relative, "a file with more than one hard link"));
+    mode = st.st_mode & 07777;
+  } else if (errno != ENOENT) {
+    return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
+  }
+
+  std::random_device random;
+  std::string temp;
+  UniqueFd out;
+  for (int attempt = 0; !out; ++attempt) {
+    temp = fmt::format(".{}.berth-{:08x}", name.substr(0, 200), random());
+    int fd = ::openat(dir.get(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                      mode);
+    if (fd >= 0) {
+      out = UniqueFd(fd);
+    } else if (errno != EEXIST || attempt > 16) {
+      return fail(ErrorCode::io_error,
+                  fmt::format("{}: cannot create a temporary file: {}", relative,
+                              std::strerror(errno)));
+    }
+  }
+  auto written = [&]() -> Result<void> {
+    BERTH_TRY(write_all(out.get(), content, relative));
+    if (::fchmod(out.get(), mode) != 0 || ::fsync(out.get()) != 0)
+      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
+    if (::renameat(dir.get(), temp.c_str(), dir.get(), name.c_str()) != 0)
+      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
+    return {};
+  }();
+  if (!written) {
+    ::unlinkat(dir.get(), temp.c_str(), 0);
+    return written;
+  }
+  ::fsync(dir.get());
+  return {};
+}
+
+} // namespace berth

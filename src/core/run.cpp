@@ -1,0 +1,296 @@
+// `berth run` and `berth shell`: a command in a workspace, with its stdio passed through, its
+// exit status returned, and the workspace marked busy (a lease) while it runs.
+//
+// Process model: the command gets its own process group, so a timeout or a forwarded Ctrl-C
+// reaches everything it started. On a terminal the group becomes the terminal's foreground group
+// (Ctrl-C and job control work as in a shell); in the sandbox it gets a new session instead (no
+// controlling terminal, so it cannot push keystrokes into the user's shell with TIOCSTI).
+#include "berth/berth.hpp"
+#include "core/capture.hpp"
+#include "core/name.hpp"
+#include "core/ports.hpp"
+#include "core/registry.hpp"
+#include "core/review.hpp"
+#include "core/sandbox.hpp"
+#include "core/workspace_git.hpp"
+#include "util/child_process.hpp"
+#include "util/paths.hpp"
+#include "util/process_info.hpp"
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+namespace berth {
+
+std::map<std::string, std::string> workspace_environment(const Project& project,
+                                                         const Workspace& w) {
+  std::map<std::string, std::string> env{{"BERTH_WORKSPACE", w.path},
+                                         {"BERTH_NAME", w.name},
+                                         {"BERTH_BASE", w.base},
+                                         {"BERTH_PROJECT", project.main_worktree()}};
+  if (w.port > 0) {
+    env["BERTH_PORT"] = std::to_string(w.port);
+    for (int i = 0; i < kPortBlock; ++i)
+      env[fmt::format("BERTH_PORT_{}", i)] = std::to_string(w.port + i);
+  }
+  return env;
+}
+
+namespace {
+
+// Signals berth receives while the command runs go to the command's whole process group.
+volatile sig_atomic_t g_child_group = 0;
+
+void forward_signal(int sig) {
+  if (g_child_group > 0) ::kill(-g_child_group, sig);
+}
+
+class ForwardSignals {
+public:
+  explicit ForwardSignals(pid_t group) {
+    g_child_group = group;
+    struct sigaction sa {};
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    for (size_t i = 0; i < kSignals.size(); ++i)
+      ::sigaction(kSignals[i], &sa, &saved_[i]);
+  }
+  ~ForwardSignals() {
+    for (size_t i = 0; i < kSignals.size(); ++i)
+      ::sigaction(kSignals[i], &saved_[i], nullptr);
+    g_child_group = 0;
+  }
+  ForwardSignals(const ForwardSignals&) = delete;
+  ForwardSignals& operator=(const ForwardSignals&) = delete;
+
+private:
+  static constexpr std::array<int, 4> kSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  std::array<struct sigaction, 4> saved_{};
+};
+
+// Hand the terminal to the command's group for the duration, and take it back.
+class TerminalForeground {
+public:
+  explicit TerminalForeground(pid_t group) {
+    if (!::isatty(STDIN_FILENO) || ::tcgetpgrp(STDIN_FILENO) != ::getpgrp()) return;
+    ::setpgid(group, group); // the child does it too; whoever is first wins the race
+    give(group);
+    active_ = true;
+  }
+  ~TerminalForeground() {
+    if (active_) give(::getpgrp());
+  }
+  TerminalForeground(const TerminalForeground&) = delete;
+  TerminalForeground& operator=(const TerminalForeground&) = delete;
+
+private:
+  static void give(pid_t group) {
+    // A background group that calls tcsetpgrp gets SIGTTOU: ignore it for the call.
+    struct sigaction ignore {
+    }, saved{};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGTTOU, &ignore, &saved);
+    ::tcsetpgrp(STDIN_FILENO, group);
+    ::sigaction(SIGTTOU, &saved, nullptr);
+  }
+  bool active_ = false;
+};
+
+// Take the lease: the workspace is busy, its worktree lock names this process.
+Result<Workspace> lease(const Project& project, const std::string& name, State* previous) {
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
+  Workspace w = BERTH_TRY(usable_workspace(project, name));
+  if (held(w) && util::process_alive(w.holder_pid, w.holder_start))
+    return fail(
+        ErrorCode::busy,
+        fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
+        "wait for it to finish");
+  *previous = held(w) ? State::ready : w.state;
+  if (w.port == 0) {
+    auto others = BERTH_TRY(registry.load_all());
+    w.port = BERTH_TRY(allocate_port_block(project, others));
+  }
+  hold(w, State::busy);
+  w.last_used = unix_now();
+  BERTH_TRY(registry.save(w));
+  set_lock_reason(project, w,
+                  fmt::format("berth: workspace {} busy (run pid {})", w.name, w.holder_pid));
+  return w;
+}
+
+void release(const Project& project, const std::string& name, State previous) {
+  Registry registry(project.berth_dir());
+  auto lock = registry.lock();
+  if (!lock) return;
+  auto record = registry.load(name_slug(name));
+  if (!record || !*record) return;
+  Workspace w = **record;
+  if (w.holder_pid != static_cast<int>(::getpid())) return; // not ours any more
+  w.state = previous;
+  w.holder_pid = 0;
+  w.holder_start = 0;
+  w.last_used = unix_now();
+  (void)registry.save(w);
+  set_lock_reason(project, w, idle_lock_reason(w));
+}
+
+std::string run_directory(const Project& project, const Workspace& w) {
+  // From a subdirectory of the checkout you stand in, run in the same subdirectory.
+  const std::string& here = project.current_worktree();
+  if (here.empty() || !util::is_within(project.cwd(), here) || project.cwd() == here) return w.path;
+  std::string candidate = util::join(w.path, project.cwd().substr(here.size()));
+  return util::is_directory(candidate) ? candidate : w.path;
+}
+
+Result<std::optional<SandboxMode>> sandbox_mode(const Project& project, const RunOptions& options) {
+  std::string mode =
+      options.sandbox.value_or(project.config().get_bool("run.sandbox") ? "landlock" : "");
+  if (mode.empty() || mode == "off") {
+    if (!options.network)
+      return fail(ErrorCode::usage, "--net=off needs the sandbox", "add --sandbox");
+    return std::optional<SandboxMode>();
+  }
+  if (mode == "landlock") return std::optional<SandboxMode>(SandboxMode::landlock);
+  if (mode == "bwrap") return std::optional<SandboxMode>(SandboxMode::bwrap);
+  if (mode == "best-effort") return std::optional<SandboxMode>(SandboxMode::best_effort);
+  return fail(ErrorCode::usage, fmt::format("unknown sandbox '{}'", mode),
+              "use --sandbox=landlock, bwrap or best-effort");
+}
+
+} // namespace
+
+Result<RunResult> run_in_workspace(const Project& project, const RunOptions& options) {
+  auto mode = BERTH_TRY(sandbox_mode(project, options));
+  if (options.timeout && !(*options.timeout > 0))
+    return fail(ErrorCode::usage, "--timeout must be a positive number of seconds");
+  RunResult result;
+  if (options.ephemeral)
+    BERTH_TRY(create_workspace(project, NewOptions{options.name, std::nullopt, "ephemeral"}));
+
+  State previous = State::ready;
+  Workspace w = BERTH_TRY(lease(project, options.name, &previous));
+  result.name = w.name;
+  result.path = w.path;
+  result.cwd = run_directory(project, w);
+
+  util::SpawnOptions spawn;
+  spawn.argv = options.command;
+  if (spawn.argv.empty()) {
+    const char* shell = std::getenv("SHELL");
+    spawn.argv = {shell && *shell ? shell : "/bin/sh"};
+  }
+  spawn.cwd = result.cwd;
+  spawn.in = spawn.out = spawn.err = util::Stream::inherit;
+  spawn.group = util::ProcessGroup::own;
+  for (const auto& [key, value] : workspace_environment(project, w))
+    spawn.env[key] = value;
+  for (const auto& kv : options.env) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      release(project, w.name, previous);
+      return fail(ErrorCode::usage, fmt::format("--env '{}': expected KEY=VALUE", kv));
+    }
+    spawn.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+
+  // The sandbox: a confined session (detached HEAD, object quarantine, private TMPDIR) and the
+  // kernel-enforced policy around the child.
+  std::optional<ConfinedSession> session;
+  PreparedSandbox sandbox;
+  if (mode) {
+    auto begun = begin_confined_session(project, w);
+    if (!begun) {
+      release(project, w.name, previous);
+      return tl::unexpected(begun.error());
+    }
+    session = *begun;
+    SandboxRequest request{*mode,
+                           options.network ? Network::on : Network::off,
+                           w.path,
+                           w.git_dir,
+                           session->quarantine,
+                           session->tmpdir};
+    auto prepared = prepare_sandbox(request);
+    if (!prepared) {
+      (void)end_confined_session(project, w, *session);
+      release(project, w.name, previous);
+      return tl::unexpected(prepared.error());
+    }
+    sandbox = std::move(*prepared);
+    for (const auto& [key, value] : session->env)
+      spawn.env[key] = value;
+    spawn.argv.insert(spawn.argv.begin(), sandbox.argv_prefix.begin(), sandbox.argv_prefix.end());
+    spawn.child_setup = sandbox.apply_in_child;
+    spawn.group = util::ProcessGroup::session;
+    spawn.close_other_fds = true;
+    result.sandbox_layers = sandbox.layers;
+    for (const auto& m : sandbox.missing)
+      result.warnings.push_back("sandbox: not enforced: " + m);
+  }
+
+  auto child = util::spawn(spawn);
+  if (mode) release_sandbox(sandbox);
+  if (!child) {
+    // Like a shell: 127 when the command cannot be started.
+    result.exit_status = 127;
+    result.warnings.push_back(child.error());
+  } else {
+    std::optional<TerminalForeground> terminal;
+    if (!mode) terminal.emplace(child->pid());
+    ForwardSignals forward(child->pid());
+    std::optional<std::chrono::milliseconds> limit;
+    if (options.timeout)
+      limit = std::chrono::milliseconds(static_cast<int64_t>(*options.timeout * 1000));
+    bool timed_out = false;
+    auto waited = child->wait(limit, &timed_out);
+    if (waited && timed_out) {
+      // The whole group: TERM, a grace period, then KILL.
+      result.timed_out = true;
+      child->signal_group(SIGTERM);
+      bool still = false;
+      waited = child->wait(std::chrono::milliseconds(2000), &still);
+      if (waited && still) {
+        child->signal_group(SIGKILL);
+        waited = child->wait();
+      }
+      child->signal_group(SIGKILL); // stragglers that ignored TERM in the group
+    }
+    if (!waited) result.warnings.push_back(waited.error());
+    result.exit_status = result.timed_out ? 124 : waited ? waited->status() : 1;
+  }
+
+  if (session) {
+    auto ended = end_confined_session(project, w, *session);
+    if (ended) {
+      result.commits = ended->commits;
+      for (const auto& warning : ended->warnings)
+        result.warnings.push_back(warning);
+    } else {
+      result.warnings.push_back("sandbox: " + ended.error().message);
+    }
+  }
+  release(project, w.name, previous);
+
+  // --ephemeral: a workspace that changed nothing goes away; one with changes stays for review.
+  if (options.ephemeral) {
+    Workspace now = BERTH_TRY(find_workspace(project, w.name));
+    Captured state = BERTH_TRY(capture(project, now));
+    if (state.clean() && state.head == now.base) {
+      auto discarded = discard_workspace(project, now.name, Force::yes, Trash::no);
+      result.kept = !discarded.has_value();
+      if (!discarded) result.warnings.push_back(discarded.error().message);
+    }
+  }
+  return result;
+}
+
+} // namespace berth

@@ -1,0 +1,80 @@
+// The sandbox of `berth run --sandbox`: confine a command's writes to its workspace and cut its
+// network, enforced by the kernel (Landlock + seccomp) or by bubblewrap. Fail closed: a layer that
+// was asked for and cannot be enforced is an error, never a silent downgrade.
+//
+// See docs/sandbox.md for the threat model.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace berth {
+
+enum class SandboxMode { off, landlock, bwrap, best_effort };
+enum class Network { on, off };
+
+/// What the confined command may write; everything else the user can read stays read-only.
+struct SandboxRequest {
+  SandboxMode mode = SandboxMode::landlock;
+  Network network = Network::on;
+  std::string workspace;         ///< the work tree (rw)
+  std::string admin_dir;         ///< its worktree admin dir <common>/worktrees/<id> (rw)
+  std::string object_quarantine; ///< where new git objects go (rw; GIT_OBJECT_DIRECTORY)
+  std::string tmpdir;            ///< a private TMPDIR (rw)
+};
+
+/// A sandbox ready to be applied to one child process.
+struct PreparedSandbox {
+  /// Landlock + seccomp: run in the child between fork and exec (async-signal-safe: only
+  /// syscalls on objects prepared in the parent). Returns 0 or an errno value.
+  std::function<int()> apply_in_child;
+  /// bwrap: prepended to the command's argv.
+  std::vector<std::string> argv_prefix;
+  /// What is enforced ("landlock abi 6: filesystem", "landlock: tcp", "seccomp: udp, unix sockets",
+  /// "bwrap", "new session", ...), and with best_effort what could not be.
+  std::vector<std::string> layers;
+  std::vector<std::string> missing;
+  /// Descriptors the parent must keep open until the child has started (closed afterwards).
+  std::vector<int> keep_fds;
+  /// Owns what apply_in_child uses (the Landlock ruleset, the compiled seccomp program); copies
+  /// of apply_in_child share it, release_sandbox drops this reference.
+  std::shared_ptr<const void> child_state;
+};
+
+/// Build the sandbox for `request`. Error{sandbox_unavailable} says what is missing.
+Result<PreparedSandbox> prepare_sandbox(const SandboxRequest& request);
+
+/// Release what prepare_sandbox opened (after the child started).
+void release_sandbox(PreparedSandbox& sandbox);
+
+/// A confined session in a workspace: during it, the workspace's HEAD is detached at its branch
+/// tip (the per-worktree HEAD lives in the writable admin dir) and new objects go to a quarantine
+/// directory with the shared object store as an alternate, so the common git dir stays read-only.
+struct ConfinedSession {
+  std::string quarantine; ///< object quarantine directory
+  std::string tmpdir;     ///< private TMPDIR
+  std::string branch_tip; ///< the branch's commit when the session began
+  std::map<std::string, std::string>
+      env; ///< GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, TMPDIR
+};
+
+Result<ConfinedSession> begin_confined_session(const Project& project, const Workspace& workspace);
+
+/// After the command: migrate the quarantined objects into the shared store, verify that the new
+/// HEAD is connected, fast-forward the workspace branch to it and re-attach HEAD; remove the
+/// quarantine and tmpdir. Commits made inside end up on the branch.
+struct SessionOutcome {
+  std::string new_head;
+  int commits = 0;
+  std::vector<std::string> warnings;
+};
+Result<SessionOutcome> end_confined_session(const Project& project, const Workspace& workspace,
+                                            const ConfinedSession& session);
+
+} // namespace berth

@@ -1,0 +1,45 @@
+// bubblewrap: the same policy through mount namespaces. The whole filesystem is bound read-only,
+// then the writable directories are bound read-write over it; /dev and /proc are fresh (so
+// /dev/shm is private and /proc shows only the sandbox's processes).
+#include "core/sandbox_internal.hpp"
+
+#include "util/child_process.hpp"
+
+namespace berth::sandbox {
+
+std::string find_bwrap() {
+  return util::find_in_path("bwrap");
+}
+
+std::vector<std::string> bwrap_argv(const std::string& bwrap,
+                                    const std::vector<std::string>& writable_dirs,
+                                    Network network) {
+  std::vector<std::string> argv = {bwrap,
+                                   // Dies with berth: no orphaned sandboxed tree.
+                                   "--die-with-parent",
+                                   // No controlling terminal: no TIOCSTI into the user's shell.
+                                   "--new-session",
+                                   // Its own user namespace, and none nested inside it: a nested
+                                   // namespace's "root" could mount over what we bound.
+                                   "--unshare-user", "--disable-userns",
+                                   // Only its own processes are visible and signalable.
+                                   "--unshare-pid", "--unshare-ipc",
+                                   // Run as root, bwrap would keep its capabilities otherwise
+                                   // (CAP_SYS_ADMIN could remount the read-only binds).
+                                   "--cap-drop", "ALL",
+                                   "--ro-bind", "/", "/",
+                                   "--dev", "/dev",
+                                   "--proc", "/proc"};
+  for (const auto& dir : writable_dirs) {
+    argv.push_back("--bind");
+    argv.push_back(dir);
+    argv.push_back(dir);
+  }
+  // A network namespace with only a loopback interface: no TCP, UDP or abstract unix socket
+  // reaches the host. Unix sockets by path still would (the filesystem is shared): seccomp.
+  if (network == Network::off) argv.push_back("--unshare-net");
+  argv.push_back("--");
+  return argv;
+}
+
+} // namespace berth::sandbox

@@ -1,0 +1,159 @@
+// Landlock: the kernel confines the child's filesystem writes (and, with --net=off, TCP and
+// abstract unix sockets) without any privilege. The ruleset is built here in the parent: opening
+// the paths and adding rules allocate and may fail with a useful message; the child only calls
+// landlock_restrict_self on the finished ruleset.
+#include "core/sandbox_internal.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/landlock.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Debian's linux/landlock.h stops at ABI 2: the later constants, from the kernel's UAPI.
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) // ABI 3
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15) // ABI 5
+#endif
+#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0) // ABI 4
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#endif
+#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) // ABI 6
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+
+namespace berth::sandbox {
+namespace {
+
+// The ruleset attribute as of ABI 6. The kernel accepts a larger struct than it knows as long as
+// the fields it does not know are zero, so one layout serves every ABI: fields the running kernel
+// lacks are simply left at zero.
+struct RulesetAttr {
+  __u64 handled_access_fs;
+  __u64 handled_access_net; // ABI 4
+  __u64 scoped;             // ABI 6
+};
+
+constexpr __u64 kFsAbi1 = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; // EXECUTE .. MAKE_SYM
+
+// Every filesystem right this ABI knows: all of them are handled, so anything not granted by a
+// rule is refused.
+__u64 handled_fs(int abi) {
+  __u64 fs = kFsAbi1;
+  if (abi >= 2) fs |= LANDLOCK_ACCESS_FS_REFER;
+  if (abi >= 3) fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+  if (abi >= 5) fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+  return fs;
+}
+
+constexpr __u64 kReadExecute =
+    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+// Rights that make sense on a single (non-directory) file.
+constexpr __u64 kFileRights = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |
+                              LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |
+                              LANDLOCK_ACCESS_FS_IOCTL_DEV;
+// What a terminal or a sink device needs: `> /dev/null` opens with O_TRUNC, isatty() and stty
+// are ioctls.
+constexpr __u64 kDeviceRights = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE |
+                                LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV;
+
+// The devices a normal build or an interactive tool writes. Nothing else under /dev: not /dev/shm
+// (shared with the user's other processes), not disks.
+constexpr const char* kWritableDevices[] = {"/dev/null", "/dev/zero",    "/dev/full",
+                                            "/dev/tty",  "/dev/ptmx",    "/dev/random",
+                                            "/dev/urandom", "/dev/pts"};
+
+Result<void> add_path_rule(int ruleset, const std::string& path, __u64 access, __u64 handled,
+                           bool required) {
+  int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+  if (fd < 0) {
+    if (!required && errno == ENOENT) return {};
+    return fail(ErrorCode::sandbox_unavailable,
+                fmt::format("landlock: cannot open {}: {}", path, std::strerror(errno)));
+  }
+  UniqueFd owned(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return fail(ErrorCode::sandbox_unavailable,
+                fmt::format("landlock: cannot stat {}: {}", path, std::strerror(errno)));
+  access &= handled;
+  if (!S_ISDIR(st.st_mode)) access &= kFileRights;
+  landlock_path_beneath_attr rule{};
+  rule.allowed_access = access;
+  rule.parent_fd = fd;
+  if (::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
+    return fail(ErrorCode::sandbox_unavailable,
+                fmt::format("landlock: cannot add a rule for {}: {}", path, std::strerror(errno)));
+  return {};
+}
+
+} // namespace
+
+int landlock_abi() {
+  long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  return abi < 0 ? 0 : static_cast<int>(abi);
+}
+
+Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& writable_dirs,
+                                               Network network) {
+  LandlockRuleset result;
+  result.abi = landlock_abi();
+  if (result.abi < 1)
+    return fail(ErrorCode::sandbox_unavailable,
+                "landlock is not available in this kernel (Linux >= 5.13 with lsm=landlock)",
+                "enable Landlock (boot with lsm=...,landlock), use --sandbox=bwrap, or "
+                "--sandbox=best-effort");
+
+  RulesetAttr attr{};
+  attr.handled_access_fs = handled_fs(result.abi);
+  result.truncate = result.abi >= 3;
+  if (network == Network::off && result.abi >= 4) {
+    // Handled with no rule granting any port: every TCP bind and connect is refused.
+    attr.handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
+    result.tcp = true;
+  }
+  if (result.abi >= 6) {
+    // Signals stay inside the sandbox whatever the network policy: the command must not be able
+    // to kill or stop the user's other processes. Abstract unix sockets are network.
+    attr.scoped = LANDLOCK_SCOPE_SIGNAL;
+    result.signals = true;
+    if (network == Network::off) {
+      attr.scoped |= LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+      result.abstract_unix = true;
+    }
+  }
+  long fd = ::syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+  if (fd < 0)
+    return fail(ErrorCode::sandbox_unavailable,
+                fmt::format("landlock: cannot create a ruleset (abi {}): {}", result.abi,
+                            std::strerror(errno)));
+  result.fd = UniqueFd(static_cast<int>(fd));
+
+  const __u64 handled = attr.handled_access_fs;
+  BERTH_TRY(add_path_rule(result.fd.get(), "/", kReadExecute, handled, true));
+  for (const auto& dir : writable_dirs)
+    BERTH_TRY(add_path_rule(result.fd.get(), dir, handled, handled, true));
+  for (const char* device : kWritableDevices)
+    BERTH_TRY(add_path_rule(result.fd.get(), device, kDeviceRights | LANDLOCK_ACCESS_FS_READ_DIR,
+                            handled, false));
+  return result;
+}
+
+int landlock_restrict_self(int ruleset_fd) {
+  if (::syscall(SYS_landlock_restrict_self, ruleset_fd, 0) != 0) return errno;
+  return 0;
+}
+
+} // namespace berth::sandbox
