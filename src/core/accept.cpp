@@ -232,6 +232,22 @@ Result<std::set<std::string>> dirty_paths(const std::string& worktree) {
   return paths;
 }
 
+// Whether something git does not track (an untracked or ignored file or folder) occupies `path`,
+// or one of its parent folders, in `worktree`: `read-tree -u` would overwrite ignored files there
+// without a word. Parents the change itself removes (`leaving`) are no obstacle.
+bool in_the_way(const std::string& worktree, const std::string& path,
+                const std::set<std::string>& leaving) {
+  struct stat st;
+  if (::lstat(util::join(worktree, path).c_str(), &st) == 0) return true;
+  for (size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    std::string parent = path.substr(0, slash);
+    if (::lstat(util::join(worktree, parent).c_str(), &st) != 0) return false;
+    if (!S_ISDIR(st.st_mode) && !leaving.count(parent)) return true;
+  }
+  return false;
+}
+
 // The content of `path` in `worktree` as a blob id ("" when absent), with the user's filters, the
 // way `git add` would store it.
 std::string current_oid(const std::string& worktree, const std::string& path) {
@@ -443,15 +459,22 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
   //    they have touched (staged, unstaged or untracked).
   if (!target.worktree.empty()) {
     auto dirty = BERTH_TRY(dirty_paths(target.worktree));
+    std::set<std::string> leaving;
+    for (const auto& f : a.files)
+      if (f.status == 'D' || f.status == 'R')
+        leaving.insert(f.old_path.empty() ? f.path : f.old_path);
     std::vector<std::string> clash;
     for (const auto& f : a.files) {
-      if (dirty.count(f.path)) clash.push_back(f.path);
+      bool created = f.status == 'A' || f.status == 'R' || f.status == 'C';
+      if (dirty.count(f.path) || (created && in_the_way(target.worktree, f.path, leaving)))
+        clash.push_back(f.path);
       if (!f.old_path.empty() && dirty.count(f.old_path)) clash.push_back(f.old_path);
     }
     if (!clash.empty()) {
       Error e{
           ErrorCode::dirty_target,
-          fmt::format("you have uncommitted changes in {} to {} file(s) this accept would write",
+          fmt::format("you have uncommitted changes or untracked files in {} at {} path(s) this "
+                      "accept would write",
                       target.worktree, clash.size()),
           "commit or stash those files in your checkout, then accept again", std::nullopt, clash};
       return tl::unexpected(std::move(e));
@@ -465,12 +488,23 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
     return a;
   }
 
+  // Uncommitted work is committed first: the workspace's branch then holds what lands, and a kept
+  // workspace is clean. Compare-and-swap through HEAD; only the index follows, no file is written.
+  if (strategy != Strategy::apply && !now.clean()) {
+    auto recorded = BERTH_TRY(git_status_of(workspace_call(
+        w, {"update-ref", "-m", "berth accept: " + w.name, "HEAD", source, now.head})));
+    if (!recorded.ok())
+      return fail(
+          ErrorCode::busy,
+          fmt::format("workspace '{}' got a new commit during the accept; nothing landed", w.name),
+          "accept again");
+    BERTH_TRY(git(workspace_call(w, {"reset", "-q", "--no-refresh"})));
+    (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
+  }
+
   // Rebase replays the workspace's commits onto the target, inside the workspace (which is ours
   // to rewrite), then fast-forwards the target.
   if (strategy == Strategy::rebase && new_commit.empty()) {
-    if (!now.clean())
-      BERTH_TRY(commit_work_tree(project, w, fmt::format("berth: uncommitted work of {}", w.name),
-                                 nullptr));
     GitCall rebase = workspace_call(w, {"-c", "core.hooksPath=/dev/null", "rebase",
                                         "--no-autosquash", "--onto", target.commit, merge_base});
     if (!has_identity(project)) rebase.env = berth_identity();

@@ -14,7 +14,9 @@ bool allowed_char(char c) {
 std::string printable(std::string_view s) {
   std::string out;
   for (unsigned char c : s) {
-    if (c < 0x20 || c == 0x7f)
+    // Control bytes would garble a terminal, and bytes >= 0x80 may not be valid UTF-8, which the
+    // JSON error document cannot carry: both are shown escaped.
+    if (c < 0x20 || c >= 0x7f)
       out += fmt::format("\\x{:02x}", c);
     else
       out += static_cast<char>(c);
@@ -39,7 +41,8 @@ Result<void> validate_name(std::string_view name) {
       unsigned char u = static_cast<unsigned char>(c);
       if (u < 0x20 || u == 0x7f) return refuse(name, "it contains a control character");
       if (c == ' ') return refuse(name, "it contains a space");
-      return refuse(name, fmt::format("the character '{}' is not allowed", c));
+      return refuse(name, fmt::format("the character '{}' is not allowed",
+                                      printable(std::string_view(&c, 1))));
     }
   }
   if (name.find("..") != std::string_view::npos) return refuse(name, "it contains '..'");
@@ -81,9 +84,20 @@ Result<void> validate_branch_prefix(std::string_view prefix) {
   if (body.empty()) return bad("it is only '/'");
   for (char c : body)
     if (!allowed_char(c)) return bad("it contains a character outside [A-Za-z0-9._/-]");
-  if (body.find("..") != std::string_view::npos || body.find("//") != std::string_view::npos ||
-      body.front() == '/' || body.front() == '-' || body.front() == '.')
-    return bad("it is not a valid ref prefix");
+  if (body.find("..") != std::string_view::npos) return bad("it contains '..'");
+  // Every component must be one git accepts inside a ref, or every branch made with it is refused.
+  size_t start = 0;
+  while (start <= body.size()) {
+    size_t end = body.find('/', start);
+    if (end == std::string_view::npos) end = body.size();
+    std::string_view part = body.substr(start, end - start);
+    if (part.empty()) return bad("it has an empty component ('//' or a leading '/')");
+    if (part.front() == '-' || part.front() == '.')
+      return bad("a component starts with '-' or '.'");
+    if (part.size() >= 5 && part.substr(part.size() - 5) == ".lock")
+      return bad("a component ends with '.lock'");
+    start = end + 1;
+  }
   return {};
 }
 

@@ -64,9 +64,17 @@ Result<Project> Project::open(const ProjectOptions& options) {
     p.current_worktree_ = BERTH_TRY(git_out(p.cwd_, {"rev-parse", "--show-toplevel"}));
 
   // The first entry of `worktree list` is the main worktree (or the bare repository itself).
-  auto listed = BERTH_TRY(git_out(
-      p.common_dir_, {"--git-dir=" + p.common_dir_, "worktree", "list", "--porcelain", "-z"}));
-  auto worktrees = parse_worktree_list(listed);
+  // While another process is half-way through `git worktree add` (another `berth new`, whose
+  // lock we do not hold here), listing fails ("failed to read .git/worktrees/<new>/commondir").
+  // That window lasts milliseconds: try again rather than fail.
+  std::vector<std::string> list_args{"--git-dir=" + p.common_dir_, "worktree", "list",
+                                     "--porcelain", "-z"};
+  auto listed = git_out(p.common_dir_, list_args);
+  for (int attempt = 0; !listed && attempt < 50; ++attempt) {
+    ::usleep(20 * 1000);
+    listed = git_out(p.common_dir_, list_args);
+  }
+  auto worktrees = parse_worktree_list(BERTH_TRY(std::move(listed)));
   if (!worktrees.empty() && worktrees.front().bare) {
     p.bare_ = true;
   } else if (!worktrees.empty()) {

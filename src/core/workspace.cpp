@@ -6,6 +6,7 @@
 #include "berth/berth.hpp"
 #include "core/name.hpp"
 #include "core/porcelain.hpp"
+#include "core/ports.hpp"
 #include "core/registry.hpp"
 #include "core/trash.hpp"
 #include "core/workspace_git.hpp"
@@ -47,8 +48,24 @@ std::map<std::string, std::optional<std::string>> berth_identity() {
 }
 
 namespace {
-
 constexpr const char* kLockReasonPrefix = "berth";
+}
+
+std::string idle_lock_reason(const Workspace& workspace) {
+  return fmt::format("{}: workspace {} (remove with `berth discard`)", kLockReasonPrefix,
+                     workspace.name);
+}
+
+void set_lock_reason(const Project& project, const Workspace& workspace,
+                     const std::string& reason) {
+  auto current = util::read_file(util::join(workspace.git_dir, "locked"));
+  if (!current || current->rfind(kLockReasonPrefix, 0) != 0) return;
+  // git has no "change the reason": unlock and lock again at once.
+  (void)git_status_of(repo_call(project, {"worktree", "unlock", workspace.path}));
+  (void)git_status_of(repo_call(project, {"worktree", "lock", "--reason", reason, workspace.path}));
+}
+
+namespace {
 
 Registry registry_of(const Project& project) {
   return Registry(project.berth_dir());
@@ -68,6 +85,21 @@ std::string read_lock_reason(const Workspace& w, bool* locked) {
   auto text = util::read_file(util::join(w.git_dir, "locked"));
   *locked = text.has_value();
   return text ? chomp(*text) : std::string();
+}
+
+// Point the workspace's .git file back at its admin dir, as berth's record has it. An agent may
+// have rewritten it (to another repository, say), and git refuses to move or remove a worktree
+// whose .git file does not point back. The atomic rename replaces a symlink itself, never what
+// it points to.
+void repoint_gitfile(const Workspace& w) {
+  std::string gitfile = util::join(w.path, ".git");
+  if (!util::is_symlink(gitfile)) {
+    std::string text = chomp(util::read_file(gitfile).value_or(""));
+    if (text.rfind("gitdir: ", 0) == 0 &&
+        util::real_path(util::absolute(text.substr(8), w.path)).value_or("") == w.git_dir)
+      return;
+  }
+  (void)util::write_file_atomic(gitfile, "gitdir: " + w.git_dir + "\n");
 }
 
 // Is `path` a place berth may delete? Only a direct child of a workspace root (the configured one
@@ -167,10 +199,12 @@ Result<void> recover_interrupted(const Project& project) {
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
       (void)registry.remove(name_slug(w.name));
     } else {
+      // A run that died: the workspace is free again.
       w.state = State::ready;
       w.holder_pid = 0;
       w.holder_start = 0;
       BERTH_TRY(registry.save(w));
+      set_lock_reason(project, w, idle_lock_reason(w));
     }
   }
   return {};
@@ -248,15 +282,17 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     w.owner = plan.owner;
     w.created = w.last_used = unix_now();
     hold(w, State::creating);
+    // Its port block, distinct from every other workspace's (records are only changed under
+    // this lock, so two creations cannot pick the same block).
+    auto others = BERTH_TRY(registry.load_all());
+    w.port = BERTH_TRY(allocate_port_block(project, others));
     // The record goes first, marked "creating": if we die from here on, the next berth command
     // sees a dead holder and rolls everything back.
     BERTH_TRY(registry.save(w));
 
     GitCall add =
         repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock", "--reason",
-                            fmt::format("{}: workspace {} (remove with `berth discard`)",
-                                        kLockReasonPrefix, plan.name),
-                            "-b", branch, path, plan.start});
+                            idle_lock_reason(w), "-b", branch, path, plan.start});
     auto added = git_status_of(add);
     if (!added || !added->ok()) {
       roll_back(project, w, {});
@@ -542,6 +578,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
 
   // A symlink in place of the directory is removed itself; what it points to is never touched.
   if (symlinked) ::unlink(w.path.c_str());
+  if (present) repoint_gitfile(w);
   // Move the tree aside (a rename), so the lock is released before the slow deletion.
   std::string doomed = w.path;
   if (present) {
