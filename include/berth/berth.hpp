@@ -9,6 +9,7 @@
 #include "berth/error.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +46,7 @@ struct Workspace {
   std::string landed_commit; ///< the target commit its accept produced (state landed)
   std::string synced;        ///< the target commit last merged in by `sync` ("" if never)
   int port = 0;              ///< first of its block of 10 TCP ports (0: none reserved)
+  std::string setup_error;   ///< why its set-up failed ("" when it did not)
 };
 
 /// A workspace with what git says of it now.
@@ -97,17 +99,76 @@ private:
   Config config_;
 };
 
+/// Something that happened while a new workspace was set up, for progress display.
+struct SetupEvent {
+  enum class Kind {
+    copied,           ///< an included file or a cache was copied (detail: method)
+    linked,           ///< a setup.link symlink was made
+    progress,         ///< a large copy is under way (bytes so far)
+    command_started,  ///< a setup command starts (subject: the command)
+    output,           ///< a chunk of a setup command's output (detail)
+    command_finished, ///< a setup command ended (exit_status)
+    skipped,          ///< an untrusted setup command was not run (detail: how to trust it)
+    warning,
+  } kind = Kind::warning;
+  std::string subject;
+  std::string detail;
+  uint64_t bytes = 0;
+  int exit_status = 0;
+};
+using SetupListener = std::function<void(const SetupEvent&)>;
+
+/// What setting a new workspace up did.
+struct SetupReport {
+  struct Copy {
+    std::string path;   ///< relative to the project
+    std::string kind;   ///< "include", "clone" or "link"
+    std::string method; ///< "reflink", "copy_file_range", "copy" or "symlink"
+    uint64_t files = 0, bytes = 0;
+  };
+  struct Command {
+    std::string command;
+    bool trusted = false;
+    bool ran = false;
+    int exit_status = 0;
+    std::string output; ///< stdout and stderr, interleaved
+  };
+  std::vector<Copy> copies;
+  std::vector<Command> commands;
+  std::vector<std::string> submodules; ///< submodule paths initialised
+  std::vector<std::string> warnings;
+  bool failed = false; ///< a setup command failed: the workspace is kept, marked, reported
+};
+
 struct NewOptions {
   std::string name;
   std::optional<std::string> base; ///< revision; default: HEAD of the worktree you stand in
   std::string owner;
+  bool carry = false;     ///< bring your uncommitted work (staged, unstaged, untracked)
+  SetupListener on_setup; ///< progress of the set-up (may be empty)
 };
 
 /// Result of `new`, with anything the user should know that did not stop it.
 struct Created {
   Workspace workspace;
+  SetupReport setup;
   std::vector<std::string> warnings;
 };
+
+/// The set-up commands of this project's .berth.toml and whether the user trusts them.
+struct TrustStatus {
+  std::vector<std::string> commands; ///< setup.run from the repository's .berth.toml
+  std::string hash;                  ///< what trust is keyed on (with the project)
+  bool trusted = false;
+  std::string store; ///< the file trust is kept in
+};
+Result<TrustStatus> trust_status(const Project& project);
+/// Trust exactly the current list of setup commands of this project.
+Result<TrustStatus> trust_project(const Project& project);
+/// Forget this project's trust.
+Result<TrustStatus> revoke_trust(const Project& project);
+/// Every trusted project: common dir -> hash.
+Result<std::vector<std::pair<std::string, std::string>>> list_trust();
 
 Result<Created> create_workspace(const Project& project, const NewOptions& options);
 Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project);

@@ -11,26 +11,26 @@ namespace berth {
 
 /// Stable error codes. Their names (code_name) are part of the JSON contract: never rename one.
 enum class ErrorCode {
-  usage,            ///< bad command line
-  not_a_repository, ///< not inside a git repository
-  empty_repository, ///< the repository has no commit yet
-  bare_repository,  ///< a bare repository needs --base
-  invalid_name,     ///< workspace name refused
-  invalid_revision, ///< --base (or another revision) does not name a commit
-  name_taken,       ///< a workspace (or its directory) of that name exists
-  branch_exists,    ///< the workspace's branch exists already
-  not_found,        ///< no such workspace / snapshot
-  busy,             ///< the workspace is in use (a run holds it, or it is being created)
-  locked,           ///< the user locked the worktree; berth leaves it alone
-  unsaved_work,     ///< the operation would lose work; --force says to go ahead
-  unsafe_path,      ///< a path berth would delete lies outside its workspace root
-  config_invalid,   ///< a config file or value is wrong
-  git_failed,       ///< a git command failed unexpectedly
-  io_error,         ///< the filesystem refused
-  interrupted,      ///< a previous berth command was interrupted; see the hint
-  conflict,         ///< the change does not merge cleanly; nothing was changed
-  dirty_target,     ///< the target has uncommitted changes where the change would land
-  not_fast_forward, ///< --strategy ff, but the target has moved on
+  usage,               ///< bad command line
+  not_a_repository,    ///< not inside a git repository
+  empty_repository,    ///< the repository has no commit yet
+  bare_repository,     ///< a bare repository needs --base
+  invalid_name,        ///< workspace name refused
+  invalid_revision,    ///< --base (or another revision) does not name a commit
+  name_taken,          ///< a workspace (or its directory) of that name exists
+  branch_exists,       ///< the workspace's branch exists already
+  not_found,           ///< no such workspace / snapshot
+  busy,                ///< the workspace is in use (a run holds it, or it is being created)
+  locked,              ///< the user locked the worktree; berth leaves it alone
+  unsaved_work,        ///< the operation would lose work; --force says to go ahead
+  unsafe_path,         ///< a path berth would delete lies outside its workspace root
+  config_invalid,      ///< a config file or value is wrong
+  git_failed,          ///< a git command failed unexpectedly
+  io_error,            ///< the filesystem refused
+  interrupted,         ///< a previous berth command was interrupted; see the hint
+  conflict,            ///< the change does not merge cleanly; nothing was changed
+  dirty_target,        ///< the target has uncommitted changes where the change would land
+  not_fast_forward,    ///< --strategy ff, but the target has moved on
   sandbox_unavailable, ///< a sandbox layer that was asked for cannot be enforced here
   escape_refused,      ///< a confined path would leave its root (.., absolute, symlink, hard link)
 };

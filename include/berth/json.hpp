@@ -12,6 +12,7 @@ void to_json(nlohmann::json& j, const Error& e);
 void to_json(nlohmann::json& j, const Workspace& w);
 void to_json(nlohmann::json& j, const WorkspaceStatus& s);
 void to_json(nlohmann::json& j, const Snapshot& s);
+void to_json(nlohmann::json& j, const SetupReport& r);
 void to_json(nlohmann::json& j, const Created& c);
 void to_json(nlohmann::json& j, const Discarded& d);
 void to_json(nlohmann::json& j, const Restored& r);

@@ -4,6 +4,7 @@
 #include "cli/render.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <fmt/format.h>
 
@@ -26,12 +27,79 @@ void define_new(CLI::App& app, Args& args) {
   add_name(app, args);
   app.add_option("--base", args.base, "commit to start from (default: HEAD of this worktree)");
   app.add_option("--owner", args.owner, "a label for who works there (agent, ticket, person)");
+  app.add_flag("--carry", args.carry,
+               "bring your uncommitted work (staged, unstaged, untracked) along; your checkout is "
+               "untouched");
+}
+
+// Set-up progress goes to stderr (stdout is the path alone): text on a terminal, NDJSON with
+// --json.
+berth::SetupListener setup_printer(const Args& args) {
+  if (args.quiet) return {};
+  bool json = args.json;
+  return [json](const berth::SetupEvent& e) {
+    using Kind = berth::SetupEvent::Kind;
+    static const char* names[] = {"copied", "linked",           "progress", "command_started",
+                                  "output", "command_finished", "skipped",  "warning"};
+    if (json) {
+      nlohmann::json j = {{"event", names[static_cast<int>(e.kind)]},
+                          {"subject", e.subject},
+                          {"detail", e.detail},
+                          {"bytes", e.bytes},
+                          {"exit_status", e.exit_status}};
+      std::fprintf(stderr, "%s\n", j.dump().c_str());
+      return;
+    }
+    switch (e.kind) {
+    case Kind::copied:
+      std::fprintf(stderr, "berth: copied %s (%s, %s)\n", e.subject.c_str(),
+                   human_bytes(e.bytes).c_str(), e.detail.c_str());
+      break;
+    case Kind::linked:
+      std::fprintf(stderr, "berth: linked %s\n", e.subject.c_str());
+      break;
+    case Kind::progress:
+      std::fprintf(stderr, "berth: copying %s: %s\r", e.subject.c_str(),
+                   human_bytes(e.bytes).c_str());
+      break;
+    case Kind::command_started:
+      std::fprintf(stderr, "berth: setup: %s\n", e.subject.c_str());
+      break;
+    case Kind::output:
+      std::fwrite(e.detail.data(), 1, e.detail.size(), stderr);
+      break;
+    case Kind::command_finished:
+      if (e.exit_status != 0)
+        std::fprintf(stderr, "berth: setup command failed (exit %d): %s\n", e.exit_status,
+                     e.subject.c_str());
+      break;
+    case Kind::skipped:
+      std::fprintf(stderr, "berth: skipped untrusted setup command: %s (%s)\n", e.subject.c_str(),
+                   e.detail.c_str());
+      break;
+    case Kind::warning:
+      std::fprintf(stderr, "berth: warning: %s\n", e.detail.c_str());
+      break;
+    }
+  };
 }
 
 Result<Output> run_new(const Args& args, const berth::Project& project) {
-  auto created = BERTH_TRY(berth::create_workspace(project, {args.name, args.base, args.owner}));
+  berth::NewOptions options;
+  options.name = args.name;
+  options.base = args.base;
+  options.owner = args.owner;
+  options.carry = args.carry;
+  options.on_setup = setup_printer(args);
+  auto created = BERTH_TRY(berth::create_workspace(project, options));
   // stdout is the path alone, so that `cd "$(berth new x)"` works.
-  return Output{created, created.workspace.path + "\n", created.warnings, 0};
+  Output out{created, created.workspace.path + "\n", created.warnings, 0};
+  for (const auto& w : created.setup.warnings)
+    out.warnings.push_back(w);
+  if (created.setup.failed)
+    out.warnings.push_back(fmt::format("workspace {} was created, but its set-up failed: {}",
+                                       created.workspace.name, created.workspace.setup_error));
+  return out;
 }
 
 // ---- list -----------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ struct Args {
   std::optional<std::string> sandbox;
   std::string net = "on";
   bool ephemeral = false;
+  bool carry = false;
 };
 
 /// What a command produced: the JSON document, the text for a person, and notes for stderr.

@@ -14,9 +14,15 @@
 
 namespace {
 
+// Paths and names are bytes, not necessarily UTF-8 (a directory named in Latin-1, say): such
+// bytes become U+FFFD rather than an exception that would abort berth after the work is done.
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void print_error(const berth::Error& e, bool json) {
   if (json) {
-    std::cout << berth::error_document(e).dump(2) << std::endl;
+    std::cout << json_text(berth::error_document(e)) << std::endl;
     return;
   }
   std::cerr << "berth: " << e.message << "\n";
@@ -150,7 +156,7 @@ int main(int argc, char** argv) {
     return berth::exit_status(output.error().code);
   }
   if (args.json)
-    std::cout << output->json.dump(2) << "\n";
+    std::cout << json_text(output->json) << "\n";
   else
     std::cout << output->text;
   if (!args.quiet)

@@ -37,7 +37,9 @@ void to_json(nlohmann::json& j, const Workspace& w) {
        {"created", iso_time(w.created)},
        {"last_used", iso_time(w.last_used)},
        {"state", std::string(state_name(w.state))},
-       {"port", w.port == 0 ? nlohmann::json(nullptr) : nlohmann::json(w.port)}};
+       {"port", w.port == 0 ? nlohmann::json(nullptr) : nlohmann::json(w.port)},
+       {"setup_error",
+        w.setup_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.setup_error)}};
 }
 
 void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
@@ -63,8 +65,30 @@ void to_json(nlohmann::json& j, const Snapshot& s) {
       {"time", iso_time(s.time)}};
 }
 
+void to_json(nlohmann::json& j, const SetupReport& r) {
+  nlohmann::json copies = nlohmann::json::array(), commands = nlohmann::json::array();
+  for (const auto& c : r.copies)
+    copies.push_back({{"path", c.path},
+                      {"kind", c.kind},
+                      {"method", c.method},
+                      {"files", c.files},
+                      {"bytes", c.bytes}});
+  for (const auto& c : r.commands)
+    commands.push_back({{"command", c.command},
+                        {"trusted", c.trusted},
+                        {"ran", c.ran},
+                        {"exit_status", c.exit_status},
+                        {"output", c.output}});
+  j = {{"copies", copies},
+       {"commands", commands},
+       {"submodules", r.submodules},
+       {"warnings", r.warnings},
+       {"failed", r.failed}};
+}
+
 void to_json(nlohmann::json& j, const Created& c) {
   j = c.workspace;
+  j["setup"] = c.setup;
   j["warnings"] = c.warnings;
 }
 

@@ -55,7 +55,8 @@ std::string workspace_to_record(const Workspace& w) {
                       {"holder_start", w.holder_start},
                       {"landed_commit", w.landed_commit},
                       {"synced", w.synced},
-                      {"port", w.port}};
+                      {"port", w.port},
+                      {"setup_error", w.setup_error}};
   return j.dump(2) + "\n";
 }
 
@@ -86,6 +87,7 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.landed_commit = j.value("landed_commit", std::string());
     w.synced = j.value("synced", std::string());
     w.port = j.value("port", 0);
+    w.setup_error = j.value("setup_error", std::string());
     if (validate_name(w.name).has_value() == false) return bad("invalid name");
     if (w.path.empty() || w.path.front() != '/') return bad("path is not absolute");
     return w;

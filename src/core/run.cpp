@@ -173,8 +173,12 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
   if (options.timeout && !(*options.timeout > 0))
     return fail(ErrorCode::usage, "--timeout must be a positive number of seconds");
   RunResult result;
-  if (options.ephemeral)
-    BERTH_TRY(create_workspace(project, NewOptions{options.name, std::nullopt, "ephemeral"}));
+  if (options.ephemeral) {
+    NewOptions create;
+    create.name = options.name;
+    create.owner = "ephemeral";
+    BERTH_TRY(create_workspace(project, create));
+  }
 
   State previous = State::ready;
   Workspace w = BERTH_TRY(lease(project, options.name, &previous));

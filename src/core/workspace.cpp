@@ -4,10 +4,12 @@
 // (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
 // of whole trees happen outside it, so one slow workspace never stalls the others.
 #include "berth/berth.hpp"
+#include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/porcelain.hpp"
 #include "core/ports.hpp"
 #include "core/registry.hpp"
+#include "core/setup.hpp"
 #include "core/trash.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
@@ -219,6 +221,7 @@ struct CreatePlan {
   std::string start; // commit the branch starts at
   std::string owner;
   Populate populate;
+  SetupListener on_setup;
 };
 
 Result<std::string> branch_for(const Project& project, const std::string& name) {
@@ -339,6 +342,23 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     created.warnings.push_back(
         fmt::format("post-checkout hook failed (exit {})", hooked->status()));
 
+  // Make it ready to work in: included files, caches, submodules, trusted setup commands. A
+  // failing setup command keeps the workspace, marked, with the failure reported.
+  auto setup = set_up_workspace(project, w, plan.on_setup);
+  if (!setup) {
+    auto lock = registry.lock();
+    roll_back(project, w, plan.start);
+    return tl::unexpected(setup.error());
+  }
+  created.setup = *setup;
+  if (setup->failed) {
+    for (const auto& c : setup->commands)
+      if (c.ran && c.exit_status != 0) {
+        w.setup_error = fmt::format("setup command failed (exit {}): {}", c.exit_status, c.command);
+        break;
+      }
+  }
+
   {
     auto lock = BERTH_TRY(registry.lock());
     w.state = State::ready;
@@ -419,6 +439,24 @@ Result<Workspace> load_workspace(const Project& project, std::string_view name) 
 
 } // namespace
 
+namespace {
+
+// Fill an empty worktree with `work` as its files (tracked and untracked, byte for byte) and
+// `staged` as its index, leaving HEAD where the branch starts.
+Populate fill_from_trees(const std::vector<std::string>& tuning, const std::string& work,
+                         const std::string& staged) {
+  return [tuning, work, staged](const Workspace& w) -> Result<void> {
+    std::vector<std::string> fill = tuning;
+    fill.insert(fill.end(), {"read-tree", "--reset", "-u", work});
+    BERTH_TRY(git(workspace_call(w, fill)));
+    BERTH_TRY(git(workspace_call(w, {"read-tree", staged})));
+    (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
+    return {};
+  };
+}
+
+} // namespace
+
 Result<Created> create_workspace(const Project& project, const NewOptions& options) {
   BERTH_TRY(validate_name(options.name));
   // The base is fixed now, as a full SHA: diffs and accepts are always against it.
@@ -445,17 +483,35 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
     base = chomp(head.out);
   }
   auto tuning = BERTH_TRY(checkout_tuning(project));
-  CreatePlan plan{
-      options.name, base, base, options.owner, [tuning](const Workspace& w) -> Result<void> {
-        std::vector<std::string> args = tuning;
-        args.insert(args.end(), {"reset", "--hard", "-q"});
-        auto call = workspace_call(w, args);
-        auto r = BERTH_TRY(git_status_of(call));
-        if (!r.ok())
-          return tl::unexpected(git_error(
-              call, r, fmt::format("checkout of workspace '{}' failed: {}", w.name, chomp(r.err))));
-        return {};
-      }};
+  CreatePlan plan{options.name, base, base, options.owner, {}, options.on_setup};
+  if (options.carry) {
+    // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
+    // index, so their checkout is not touched in any way; the new workspace gets it as its work
+    // tree and staged state.
+    if (project.current_worktree().empty())
+      return fail(ErrorCode::usage, "--carry needs a checkout to carry work from",
+                  "run it inside your checkout");
+    Workspace here;
+    here.name = options.name;
+    here.path = project.current_worktree();
+    here.git_dir = BERTH_TRY(git_out(here.path, {"rev-parse", "--absolute-git-dir"}));
+    Captured work = BERTH_TRY(capture(project, here));
+    if (work.head != base)
+      return fail(ErrorCode::usage, "--carry starts from the HEAD of the checkout you stand in",
+                  "drop --base, or drop --carry");
+    plan.populate = fill_from_trees(tuning, work.work_tree, work.index_tree);
+  } else {
+    plan.populate = [tuning](const Workspace& w) -> Result<void> {
+      std::vector<std::string> args = tuning;
+      args.insert(args.end(), {"reset", "--hard", "-q"});
+      auto call = workspace_call(w, args);
+      auto r = BERTH_TRY(git_status_of(call));
+      if (!r.ok())
+        return tl::unexpected(git_error(
+            call, r, fmt::format("checkout of workspace '{}' failed: {}", w.name, chomp(r.err))));
+      return {};
+    };
+  }
   return create(project, plan);
 }
 
@@ -642,17 +698,13 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
   auto tuning = BERTH_TRY(checkout_tuning(project));
   // The snapshot's tree becomes the work tree (tracked and untracked files, byte for byte), then
   // the index gets the staged state back, leaving HEAD on the branch's own commits.
-  CreatePlan plan{
-      as.value_or(std::string(name)), snap.base, start, snap.owner,
-      [tuning, snap](const Workspace& w) -> Result<void> {
-        std::vector<std::string> fill = tuning;
-        fill.insert(fill.end(), {"read-tree", "--reset", "-u", snap.commit});
-        BERTH_TRY(git(workspace_call(w, fill)));
-        BERTH_TRY(git(workspace_call(
-            w, {"read-tree", snap.index_commit.empty() ? snap.head : snap.index_commit})));
-        (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
-        return {};
-      }};
+  CreatePlan plan{as.value_or(std::string(name)),
+                  snap.base,
+                  start,
+                  snap.owner,
+                  fill_from_trees(tuning, snap.commit,
+                                  snap.index_commit.empty() ? snap.head : snap.index_commit),
+                  {}};
   Created created = BERTH_TRY(create(project, plan));
   return Restored{created.workspace, snap, created.warnings};
 }
