@@ -1,11 +1,10 @@
 // Micro-benchmarks: porcelain parsing and registry records, the in-process work `berth list`
 // does per workspace.
-#include <benchmark/benchmark.h>
-
-#include <string>
-
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
+
+#include <benchmark/benchmark.h>
+#include <string>
 
 namespace {
 
@@ -27,7 +26,8 @@ std::string status_output(int files) {
 
 void BM_ParseStatus(benchmark::State& state) {
   std::string out = status_output(static_cast<int>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(berth::parse_status_v2(out));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(berth::parse_status_v2(out));
   state.SetItemsProcessed(state.iterations() * state.range(0) * 2);
 }
 BENCHMARK(BM_ParseStatus)->Arg(10)->Arg(1000)->Arg(100000);

@@ -145,6 +145,7 @@ struct NewOptions {
   std::optional<std::string> base; ///< revision; default: HEAD of the worktree you stand in
   std::string owner;
   bool carry = false;     ///< bring your uncommitted work (staged, unstaged, untracked)
+  bool no_pool = false;   ///< skip the warm pool: a fresh `git worktree add` and full checkout
   SetupListener on_setup; ///< progress of the set-up (may be empty)
 };
 
@@ -350,6 +351,36 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
 /// BERTH_PROJECT, BERTH_PORT and BERTH_PORT_0..9.
 std::map<std::string, std::string> workspace_environment(const Project& project,
                                                          const Workspace& workspace);
+
+// ---- pool ----------------------------------------------------------------------------------
+
+/// A pre-made, settled, detached worktree waiting to become a workspace.
+struct PoolSlot {
+  std::string id;
+  std::string path;
+  std::string git_dir;
+  std::string commit; ///< what it has checked out
+  std::string state;  ///< "filling" or "ready"
+  int64_t created = 0;
+};
+
+struct PoolStatus {
+  std::string dir;  ///< where slots live
+  int64_t size = 0; ///< pool.size: how many ready slots berth keeps
+  std::vector<PoolSlot> slots;
+  int trash = 0; ///< discarded trees waiting to be deleted or recycled
+};
+
+Result<PoolStatus> pool_status(const Project& project);
+/// Make slots (foreground) until `count` are ready; also deletes or recycles discarded trees.
+Result<PoolStatus> pool_fill(const Project& project, int64_t count);
+/// Remove every slot.
+Result<PoolStatus> pool_drain(const Project& project);
+/// Start a detached, low-priority `berth pool fill --background` for this project.
+void pool_refill_in_background(const Project& project);
+/// What `pool fill --background` runs: at most one per project (others leave at once), at idle
+/// CPU and I/O priority, filling up to pool.size and deleting discarded trees.
+Result<PoolStatus> pool_fill_background(const Project& project);
 
 // ---- doctor --------------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@
 
 namespace berth {
 
-using ConfigValue = std::variant<std::string, int64_t, bool>;
+/// A value: text, a number, a switch, or a list of strings (patterns, paths, commands).
+using ConfigValue = std::variant<std::string, int64_t, bool, std::vector<std::string>>;
 
 /// Where an effective value came from.
 struct ConfigSource {
@@ -46,6 +47,7 @@ public:
   std::string get_string(const std::string& key) const;
   int64_t get_int(const std::string& key) const;
   bool get_bool(const std::string& key) const;
+  const std::vector<std::string>& get_list(const std::string& key) const;
 
   const std::map<std::string, ConfigEntry>& entries() const { return entries_; }
   /// Problems that did not stop loading (unknown keys, values a repository may not set).
@@ -56,7 +58,11 @@ private:
   std::vector<std::string> warnings_;
 };
 
+/// One line of text: lists as a TOML array (["a", "b"]).
 std::string to_string(const ConfigValue& value);
+/// A list value written as text (BERTH_* variables, -c flags): a TOML array of strings
+/// (`["npm ci", "make"]`), or else one item per non-empty line. An Error names `where`.
+Result<std::vector<std::string>> parse_list_text(const std::string& text, const std::string& where);
 std::string_view layer_name(ConfigSource::Layer layer);
 
 } // namespace berth

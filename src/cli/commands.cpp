@@ -27,6 +27,7 @@ void define_new(CLI::App& app, Args& args) {
   add_name(app, args);
   app.add_option("--base", args.base, "commit to start from (default: HEAD of this worktree)");
   app.add_option("--owner", args.owner, "a label for who works there (agent, ticket, person)");
+  app.add_flag("--no-pool", args.no_pool, "skip the warm pool: a fresh worktree and full checkout");
   app.add_flag("--carry", args.carry,
                "bring your uncommitted work (staged, unstaged, untracked) along; your checkout is "
                "untouched");
@@ -90,6 +91,7 @@ Result<Output> run_new(const Args& args, const berth::Project& project) {
   options.base = args.base;
   options.owner = args.owner;
   options.carry = args.carry;
+  options.no_pool = args.no_pool;
   options.on_setup = setup_printer(args);
   auto created = BERTH_TRY(berth::create_workspace(project, options));
   // stdout is the path alone, so that `cd "$(berth new x)"` works.
@@ -514,6 +516,48 @@ Result<Output> run_shell(const Args& args, const berth::Project& project) {
   return run_run(with_shell, project);
 }
 
+// ---- pool ----------------------------------------------------------------------------------
+
+void define_pool(CLI::App& app, Args& args) {
+  app.add_option("action", args.pool_action, "status (default), fill [N] or drain")
+      ->check(CLI::IsMember({"status", "fill", "drain"}));
+  app.add_option("count", args.count, "with fill: how many ready slots (default: pool.size)");
+  app.add_flag("--background", args.background, "(internal) the detached low-priority filler")
+      ->group("");
+}
+
+Result<Output> run_pool(const Args& args, const berth::Project& project) {
+  berth::PoolStatus s;
+  if (args.pool_action == "fill" && args.background)
+    s = BERTH_TRY(berth::pool_fill_background(project));
+  else if (args.pool_action == "fill")
+    s = BERTH_TRY(
+        berth::pool_fill(project, args.count.value_or(project.config().get_int("pool.size"))));
+  else if (args.pool_action == "drain")
+    s = BERTH_TRY(berth::pool_drain(project));
+  else
+    s = BERTH_TRY(berth::pool_status(project));
+  nlohmann::json slots = nlohmann::json::array();
+  int ready = 0;
+  for (const auto& slot : s.slots) {
+    slots.push_back({{"id", slot.id},
+                     {"path", slot.path},
+                     {"commit", slot.commit},
+                     {"state", slot.state},
+                     {"created", berth::iso_time(slot.created)}});
+    if (slot.state == "ready") ++ready;
+  }
+  nlohmann::json j = {
+      {"dir", s.dir}, {"size", s.size}, {"ready", ready}, {"slots", slots}, {"trash", s.trash}};
+  std::string text = fmt::format("pool: {} ready of {} (pool.size) in {}\n", ready, s.size, s.dir);
+  int64_t now = static_cast<int64_t>(::time(nullptr));
+  for (const auto& slot : s.slots)
+    text += fmt::format("  {}  {}  {}  {} old\n", slot.id, slot.state, short_sha(slot.commit),
+                        age(slot.created, now));
+  if (s.trash > 0) text += fmt::format("{} discarded tree(s) waiting to be deleted\n", s.trash);
+  return Output{j, args.quiet ? std::string() : text, {}, 0};
+}
+
 // ---- doctor ---------------------------------------------------------------------------------
 
 void define_doctor(CLI::App& app, Args& args) {
@@ -556,6 +600,42 @@ Result<Output> run_config(const Args&, const berth::Project& project) {
   return Output{j, table(rows), {}, 0};
 }
 
+// ---- trust ----------------------------------------------------------------------------------
+
+void define_trust(CLI::App& app, Args& args) {
+  app.add_flag("--list", args.list, "list every project whose setup commands you trusted");
+  app.add_flag("--revoke", args.revoke, "forget your trust in this project's setup commands");
+}
+
+nlohmann::json trust_json(const berth::TrustStatus& s) {
+  return {{"commands", s.commands}, {"hash", s.hash}, {"trusted", s.trusted}, {"store", s.store}};
+}
+
+Result<Output> run_trust(const Args& args, const berth::Project& project) {
+  if (args.list && args.revoke)
+    return berth::fail(berth::ErrorCode::usage, "--list and --revoke do not go together");
+  if (args.list) {
+    auto trusted = BERTH_TRY(berth::list_trust());
+    nlohmann::json j = nlohmann::json::array();
+    std::string text;
+    for (const auto& [dir, hash] : trusted) {
+      j.push_back({{"project", dir}, {"hash", hash}});
+      text += fmt::format("{}  {}\n", short_sha(hash), dir);
+    }
+    return Output{{{"trusted", j}}, text, {}, 0};
+  }
+  if (args.revoke) {
+    auto s = BERTH_TRY(berth::revoke_trust(project));
+    return Output{trust_json(s), "this project's setup commands are no longer trusted\n", {}, 0};
+  }
+  // Trusting shows exactly what is trusted: the list a later `berth new` will run.
+  auto s = BERTH_TRY(berth::trust_project(project));
+  std::string text = "trusted these setup commands of .berth.toml:\n";
+  for (const auto& c : s.commands)
+    text += "  " + c + "\n";
+  return Output{trust_json(s), text, {}, 0};
+}
+
 void define_name_only(CLI::App& app, Args& args) {
   add_name(app, args);
 }
@@ -583,10 +663,13 @@ const std::vector<Command>& commands() {
       {"discard", "remove a workspace, keeping a snapshot in the trash", define_discard,
        run_discard},
       {"restore", "bring a discarded workspace back from the trash", define_restore, run_restore},
+      {"pool", "the warm pool of ready worktrees: status, fill [N], drain", define_pool, run_pool},
       {"doctor", "check berth's records against git and the disk (--repair fixes)", define_doctor,
        run_doctor},
       {"config", "show the effective configuration and where each value came from", define_nothing,
        run_config},
+      {"trust", "trust this repository's setup commands (--list, --revoke)", define_trust,
+       run_trust},
   };
   return table;
 }

@@ -47,6 +47,11 @@ struct Args {
   std::string net = "on";
   bool ephemeral = false;
   bool carry = false;
+  bool revoke = false;
+  bool no_pool = false;
+  std::string pool_action = "status";
+  std::optional<int64_t> count;
+  bool background = false;
 };
 
 /// What a command produced: the JSON document, the text for a person, and notes for stderr.

@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp&) {
     for (auto* sub : subs)
       if (sub->parsed()) {
-        std::cout << sub->help("berth " + sub->get_name());
+        std::cout << sub->help("berth");
         return 0;
       }
     std::cout << help_text(app);
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     if (!help_topic.empty()) {
       for (auto* sub : subs)
         if (sub->get_name() == help_topic) {
-          std::cout << sub->help("berth " + help_topic);
+          std::cout << sub->help("berth");
           return 0;
         }
       print_error({berth::ErrorCode::usage,

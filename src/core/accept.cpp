@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <dirent.h>
 #include <fmt/format.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
@@ -277,14 +278,19 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
   std::vector<std::string> moved;
   std::string index_info;
   std::vector<std::string> to_write, to_delete;
+  std::vector<const PathChange*> kept;
   for (const auto& p : in.paths) {
     const std::string& want = forward ? p.new_oid : p.old_oid;
     const std::string& want_mode = forward ? p.new_mode : p.old_mode;
     const std::string& other = forward ? p.old_oid : p.new_oid;
     std::string have = current_oid(in.worktree, p.path);
-    if (have != want && have != other) {
+    // git removes a file before it writes the new version: a crash in between leaves the path
+    // missing although both sides have it. Nothing of the user's is there to lose.
+    bool torn = have.empty() && !p.old_oid.empty() && !p.new_oid.empty();
+    if (have != want && have != other && !torn) {
       // Neither side: the user edited it after the crash. Theirs now; not ours to touch.
       left_alone->push_back(p.path);
+      kept.push_back(&p);
       continue;
     }
     if (want.empty())
@@ -297,6 +303,37 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
       to_delete.push_back(p.path);
     else
       to_write.push_back(p.path);
+  }
+  // A file left alone keeps its content, but an index entry still on the other side would make
+  // the user's next commit undo that path's change silently: it follows the rest, unless the user
+  // staged something of their own there.
+  if (!kept.empty()) {
+    std::vector<std::string> args{"ls-files", "-s", "-z", "--"};
+    for (const auto* p : kept)
+      args.push_back(p->path);
+    auto listed = BERTH_TRY(
+        git(GitCall{args, in.worktree, {{"GIT_LITERAL_PATHSPECS", "1"}}, {}, util::Stream::pipe}));
+    std::map<std::string, std::string> staged; // path -> oid
+    for (const auto& entry : split_z(listed.out)) {
+      // "<mode> <oid> <stage>\t<path>"
+      auto tab = entry.find('\t');
+      auto first = entry.find(' ');
+      auto second = first == std::string::npos ? first : entry.find(' ', first + 1);
+      if (tab == std::string::npos || second == std::string::npos || second > tab) continue;
+      staged[entry.substr(tab + 1)] = entry.substr(first + 1, second - first - 1);
+    }
+    for (const auto* p : kept) {
+      const std::string& want = forward ? p->new_oid : p->old_oid;
+      const std::string& other = forward ? p->old_oid : p->new_oid;
+      auto it = staged.find(p->path);
+      std::string in_index = it == staged.end() ? std::string() : it->second;
+      if (in_index != other || in_index == want) continue;
+      if (want.empty())
+        index_info += fmt::format("0 {}\t{}", kNullOid, p->path) + '\0';
+      else
+        index_info +=
+            fmt::format("{} {}\t{}", forward ? p->new_mode : p->old_mode, want, p->path) + '\0';
+    }
   }
   if (!index_info.empty())
     BERTH_TRY(git(GitCall{

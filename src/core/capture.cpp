@@ -4,6 +4,7 @@
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
+#include <atomic>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -28,7 +29,8 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
 
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");
   if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
-  static int counter = 0;
+  // Captures run side by side (overlaps): each needs its own scratch index.
+  static std::atomic<int> counter{0};
   ScratchFile scratch{util::join(tmp_dir, fmt::format("index.{}.{}", ::getpid(), ++counter))};
   std::string real_index = util::join(w.git_dir, "index");
   if (util::exists(real_index)) {

@@ -15,11 +15,32 @@ const std::vector<ConfigKey>& config_keys() {
        "a relative path is taken from the project's main checkout (and added to .git/info/exclude)",
        true},
       {"branch_prefix", std::string("berth/"), "prefix of every workspace branch", true},
+      {"pool.size", int64_t{2},
+       "how many pre-checked-out worktrees berth keeps ready per project, so `new` is instant (0: "
+       "none)",
+       true},
       {"ports.range", std::string("20000-29999"),
        "TCP ports handed out to workspaces, in blocks of 10 (BERTH_PORT, BERTH_PORT_0..9)", true},
-      {"run.sandbox", false, "run every `berth run` in the sandbox (as if --sandbox were given)", true},
+      {"run.sandbox", false, "run every `berth run` in the sandbox (as if --sandbox were given)",
+       true},
       {"accept.strategy", std::string("apply"),
        "how `berth accept` lands a workspace: apply, merge, squash, ff or rebase", true},
+      {"setup.copy", std::vector<std::string>{},
+       "gitignore-style patterns of ignored files copied from your checkout into each new "
+       "workspace (added to those of .worktreeinclude)",
+       true},
+      {"setup.clone", std::vector<std::string>{},
+       "ignored cache folders copied into each new workspace, copy-on-write where the filesystem "
+       "can (node_modules, target, .venv)",
+       true},
+      {"setup.link", std::vector<std::string>{},
+       "ignored folders each new workspace shares with your checkout through a symlink", true},
+      {"setup.run", std::vector<std::string>{},
+       "shell commands run in each new workspace; a repository's list runs only once you trusted "
+       "it (`berth trust`)",
+       true},
+      {"setup.lfs", std::string("auto"),
+       "auto: Git LFS files are real files in a new workspace; skip: leave them as pointers", true},
   };
   return keys;
 }
@@ -35,7 +56,8 @@ const ConfigKey* find_key(const std::string& name) {
 std::string type_name(const ConfigValue& v) {
   if (std::holds_alternative<std::string>(v)) return "a string";
   if (std::holds_alternative<int64_t>(v)) return "an integer";
-  return "a boolean";
+  if (std::holds_alternative<bool>(v)) return "a boolean";
+  return "an array of strings";
 }
 
 // Convert text (from the environment or a flag) to the key's type.
@@ -43,6 +65,8 @@ Result<ConfigValue> parse_text(const ConfigKey& key, const std::string& text,
                                const std::string& where) {
   const ConfigValue& def = key.default_value;
   if (std::holds_alternative<std::string>(def)) return ConfigValue(text);
+  if (std::holds_alternative<std::vector<std::string>>(def))
+    return ConfigValue(BERTH_TRY(parse_list_text(text, where)));
   if (std::holds_alternative<int64_t>(def)) {
     char* end = nullptr;
     long long n = std::strtoll(text.c_str(), &end, 10);
@@ -66,6 +90,17 @@ Result<ConfigValue> from_toml(const ConfigKey& key, const toml::node& node,
     return ConfigValue(*node.value<int64_t>());
   if (std::holds_alternative<bool>(def) && node.is_boolean())
     return ConfigValue(*node.value<bool>());
+  if (std::holds_alternative<std::vector<std::string>>(def) && node.is_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : *node.as_array()) {
+      if (!item.is_string())
+        return fail(ErrorCode::config_invalid,
+                    fmt::format("{}: {} must be an array of strings", where, key.name),
+                    "fix the value in that file");
+      items.push_back(*item.value<std::string>());
+    }
+    return ConfigValue(std::move(items));
+  }
   return fail(ErrorCode::config_invalid,
               fmt::format("{}: {} must be {}", where, key.name, type_name(def)),
               "fix the value in that file");
@@ -152,6 +187,9 @@ Result<Config> Config::load(const std::string& user_file, const std::string& rep
     }
   }
 
+  // A list key named by several -c flags collects them all, in order (`-c setup.run=a -c
+  // setup.run=b`): the first replaces what lower layers set, the next ones append.
+  std::map<std::string, bool> appended;
   for (const auto& flag : flags) {
     auto eq = flag.find('=');
     std::string name = flag.substr(0, eq);
@@ -162,6 +200,15 @@ Result<Config> Config::load(const std::string& user_file, const std::string& rep
                                           : fmt::format("-c: unknown config key '{}'", name),
                   "run `berth config` to see every key");
     ConfigValue value = BERTH_TRY(parse_text(*key, flag.substr(eq + 1), "-c " + name));
+    if (auto* items = std::get_if<std::vector<std::string>>(&value)) {
+      auto& entry = config.entries_[name];
+      if (appended[name]) {
+        auto& list = std::get<std::vector<std::string>>(entry.value);
+        list.insert(list.end(), items->begin(), items->end());
+        continue;
+      }
+      appended[name] = true;
+    }
     config.entries_[name] =
         ConfigEntry{std::move(value), {ConfigSource::Layer::flag, "-c " + name}};
   }
@@ -180,10 +227,70 @@ int64_t Config::get_int(const std::string& key) const {
 bool Config::get_bool(const std::string& key) const {
   return std::get<bool>(entry(key).value);
 }
+const std::vector<std::string>& Config::get_list(const std::string& key) const {
+  return std::get<std::vector<std::string>>(entry(key).value);
+}
+
+Result<std::vector<std::string>> parse_list_text(const std::string& text,
+                                                 const std::string& where) {
+  // A TOML array when it reads as one; anything else is lines, so that an ordinary command
+  // starting with "[" (`[ -f x ] && make`) still means itself.
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '[') {
+    try {
+      toml::table table = toml::parse("v = " + text);
+      if (const auto* array = table["v"].as_array()) {
+        std::vector<std::string> items;
+        for (const auto& item : *array) {
+          if (!item.is_string())
+            return fail(ErrorCode::config_invalid,
+                        fmt::format("{}: must be an array of strings, not '{}'", where, text));
+          items.push_back(*item.value<std::string>());
+        }
+        return items;
+      }
+    } catch (const toml::parse_error&) {
+    }
+  }
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") != std::string::npos) items.push_back(line);
+    start = end + 1;
+  }
+  return items;
+}
 
 std::string to_string(const ConfigValue& value) {
   if (const auto* s = std::get_if<std::string>(&value)) return *s;
   if (const auto* n = std::get_if<int64_t>(&value)) return std::to_string(*n);
+  if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
+    // A TOML array of basic strings, the spelling a user would write in a file.
+    std::string out = "[";
+    for (const auto& item : *list) {
+      if (out.size() > 1) out += ", ";
+      out += '"';
+      for (char c : item) {
+        auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\')
+          out += {'\\', c};
+        else if (c == '\n')
+          out += "\\n";
+        else if (c == '\t')
+          out += "\\t";
+        else if (u < 0x20 || u == 0x7f)
+          out += fmt::format("\\u{:04x}", u);
+        else
+          out += c;
+      }
+      out += '"';
+    }
+    return out + "]";
+  }
   return std::get<bool>(value) ? "true" : "false";
 }
 

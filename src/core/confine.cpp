@@ -71,7 +71,7 @@ Result<UniqueFd> open_root(const std::string& root) {
 Result<UniqueFd> openat2_beneath(int dirfd, const std::string& relative, __u64 flags, __u64 mode) {
   open_how how{};
   how.flags = flags | O_CLOEXEC;
-  how.mode = mode;
+  how.mode = (flags & O_CREAT) ? mode : 0; // openat2 refuses a mode without O_CREAT
   how.resolve = kResolve;
   for (int attempt = 0;; ++attempt) {
     long fd = ::syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof how);
@@ -81,8 +81,10 @@ Result<UniqueFd> openat2_beneath(int dirfd, const std::string& relative, __u64 f
     if (error == EAGAIN && attempt < 64) continue;
     if (error == EINTR) continue;
     switch (error) {
-    case EXDEV: return tl::unexpected(escape(relative, "leaves the root"));
-    case ELOOP: return tl::unexpected(escape(relative, "a symlink that cannot be followed"));
+    case EXDEV:
+      return tl::unexpected(escape(relative, "leaves the root"));
+    case ELOOP:
+      return tl::unexpected(escape(relative, "a symlink that cannot be followed"));
     case ENOENT:
       return fail(ErrorCode::not_found, fmt::format("{}: no such file", relative));
     case ENOSYS:
@@ -100,8 +102,7 @@ Result<void> check_writable(int fd, const std::string& relative) {
   struct stat st {};
   if (::fstat(fd, &st) != 0)
     return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
-  if (!S_ISREG(st.st_mode))
-    return tl::unexpected(escape(relative, "not a regular file"));
+  if (!S_ISREG(st.st_mode)) return tl::unexpected(escape(relative, "not a regular file"));
   if (st.st_nlink > 1)
     return tl::unexpected(escape(relative, "a file with more than one hard link"));
   return {};
@@ -109,7 +110,8 @@ Result<void> check_writable(int fd, const std::string& relative) {
 
 std::pair<std::string, std::string> split_parent(const std::string& relative) {
   std::string path = relative;
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  while (path.size() > 1 && path.back() == '/')
+    path.pop_back();
   auto slash = path.rfind('/');
   if (slash == std::string::npos) return {".", path};
   return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
@@ -135,9 +137,15 @@ Result<int> open_beneath(const std::string& root, const std::string& relative, A
   // O_NONBLOCK: opening a FIFO planted in the root must not hang us; it is cleared below.
   __u64 flags = O_NOCTTY | O_NONBLOCK;
   switch (access) {
-  case Access::read: flags |= O_RDONLY; break;
-  case Access::write: flags |= O_WRONLY; break; // truncated only once it is known to be safe
-  case Access::create: flags |= O_WRONLY | O_CREAT | O_EXCL; break;
+  case Access::read:
+    flags |= O_RDONLY;
+    break;
+  case Access::write:
+    flags |= O_WRONLY;
+    break; // truncated only once it is known to be safe
+  case Access::create:
+    flags |= O_WRONLY | O_CREAT | O_EXCL;
+    break;
   }
   auto fd = BERTH_TRY(openat2_beneath(dir.get(), relative, flags, 0644));
   if (access == Access::read) {
@@ -204,9 +212,8 @@ Result<void> write_beneath(const std::string& root, const std::string& relative,
     if (fd >= 0) {
       out = UniqueFd(fd);
     } else if (errno != EEXIST || attempt > 16) {
-      return fail(ErrorCode::io_error,
-                  fmt::format("{}: cannot create a temporary file: {}", relative,
-                              std::strerror(errno)));
+      return fail(ErrorCode::io_error, fmt::format("{}: cannot create a temporary file: {}",
+                                                   relative, std::strerror(errno)));
     }
   }
   auto written = [&]() -> Result<void> {

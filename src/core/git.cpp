@@ -46,7 +46,8 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
   return Error{ErrorCode::git_failed,
                std::move(message),
                {},
-               GitFailure{std::move(argv), result.status(), result.out, result.err}, {}};
+               GitFailure{std::move(argv), result.status(), result.out, result.err},
+               {}};
 }
 
 Result<util::ProcessResult> git_status_of(const GitCall& call) {
@@ -76,6 +77,12 @@ std::string chomp(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
     s.pop_back();
   return s;
+}
+
+std::string last_line(const std::string& s) {
+  std::string text = chomp(s);
+  auto nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
 }
 
 std::vector<std::string> split_z(const std::string& s) {

@@ -39,6 +39,8 @@ std::vector<std::string> workspace_git_args(const std::string& git_dir,
 
 /// Remove a trailing newline (git's outputs end with one).
 std::string chomp(std::string s);
+/// The last non-empty line of git's stderr (its actual complaint), for one-line messages.
+std::string last_line(const std::string& s);
 /// Split NUL-terminated records (git's -z output).
 std::vector<std::string> split_z(const std::string& s);
 /// Split lines (without the newlines).

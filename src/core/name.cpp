@@ -101,6 +101,28 @@ Result<void> validate_branch_prefix(std::string_view prefix) {
   return {};
 }
 
+Result<void> validate_owner(std::string_view owner) {
+  auto bad = [&](std::string_view why) {
+    return fail(ErrorCode::usage, fmt::format("invalid --owner label: {}", why),
+                "use a short printable label, e.g. --owner agent-1");
+  };
+  if (owner.size() > kMaxNameLength) return bad("longer than 100 characters");
+  for (size_t i = 0; i < owner.size(); ++i) {
+    auto c = static_cast<unsigned char>(owner[i]);
+    if (c < 0x20 || c == 0x7f) return bad("it contains a control character");
+    if (c < 0x80) continue;
+    // A well-formed UTF-8 sequence: a lead byte and its continuation bytes.
+    int extra = (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+    if (extra < 0 || c == 0xC0 || c == 0xC1 || i + extra >= owner.size())
+      return bad("it is not valid UTF-8");
+    for (int k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(owner[i + k]) & 0xC0) != 0x80)
+        return bad("it is not valid UTF-8");
+    i += extra;
+  }
+  return {};
+}
+
 std::string name_slug(std::string_view name) {
   std::string slug(name);
   for (char& c : slug)

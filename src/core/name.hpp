@@ -19,6 +19,10 @@ Result<void> validate_name(std::string_view name);
 /// Check a branch prefix from config ("berth/" by default): empty, or ref components ending in '/'.
 Result<void> validate_branch_prefix(std::string_view prefix);
 
+/// Check an owner label: up to 100 characters of printable UTF-8, no control characters (it ends
+/// up in records and commit trailers).
+Result<void> validate_owner(std::string_view owner);
+
 /// The folder and registry-file name of a workspace: slashes become '-'.
 std::string name_slug(std::string_view name);
 

@@ -1,9 +1,9 @@
 #include "core/porcelain.hpp"
 
+#include "core/git.hpp"
+
 #include <algorithm>
 #include <cstdlib>
-
-#include "core/git.hpp"
 
 namespace berth {
 
@@ -127,7 +127,8 @@ std::vector<NumStat> parse_numstat(const std::string& z_output) {
   auto fields = split_z(z_output);
   for (size_t i = 0; i < fields.size(); ++i) {
     std::string record = fields[i];
-    while (!record.empty() && record.front() == '\n') record.erase(0, 1);
+    while (!record.empty() && record.front() == '\n')
+      record.erase(0, 1);
     auto tab1 = record.find('\t');
     auto tab2 = tab1 == std::string::npos ? std::string::npos : record.find('\t', tab1 + 1);
     if (tab2 == std::string::npos) continue;
@@ -136,7 +137,7 @@ std::vector<NumStat> parse_numstat(const std::string& z_output) {
     if (adds != "-") n.additions = std::strtoll(adds.c_str(), nullptr, 10);
     if (dels != "-") n.deletions = std::strtoll(dels.c_str(), nullptr, 10);
     n.path = record.substr(tab2 + 1);
-    if (n.path.empty() && i + 2 < fields.size()) {   // a rename: old and new follow
+    if (n.path.empty() && i + 2 < fields.size()) { // a rename: old and new follow
       n.old_path = fields[++i];
       n.path = fields[++i];
     }
@@ -159,10 +160,10 @@ MergePreview parse_merge_tree(const std::string& z_output) {
 
 std::string trailer_value(const std::string& message, const std::string& key) {
   std::string prefix = key + ": ";
-  std::string found;
+  // The first match: berth writes its trailers first and in a fixed order.
   for (const auto& line : split_lines(message))
-    if (line.rfind(prefix, 0) == 0) found = line.substr(prefix.size());
-  return found;
+    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
+  return {};
 }
 
 } // namespace berth

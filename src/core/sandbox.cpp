@@ -65,14 +65,16 @@ bool seccomp_supported() {
 
 // The last line of a tool's error output: the one that says why.
 std::string chomp_message(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+    text.pop_back();
   auto nl = text.rfind('\n');
   return nl == std::string::npos ? text : text.substr(nl + 1);
 }
 
 std::string join_list(const std::vector<std::string>& items) {
   std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : "; ") + item;
+  for (const auto& item : items)
+    out += (out.empty() ? "" : "; ") + item;
   return out;
 }
 
@@ -119,9 +121,8 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   } else {
     state->seccomp = std::move(*program);
     if (net_off)
-      prepared.layers.push_back(policy.deny_tcp
-                                    ? "seccomp: tcp, udp, raw, netlink and unix sockets"
-                                    : "seccomp: udp, raw, netlink and unix sockets");
+      prepared.layers.push_back(policy.deny_tcp ? "seccomp: tcp, udp, raw, netlink and unix sockets"
+                                                : "seccomp: udp, raw, netlink and unix sockets");
     prepared.layers.push_back("seccomp: terminal injection (TIOCSTI, TIOCLINUX)");
   }
   prepared.layers.push_back("new session");

@@ -60,8 +60,13 @@ struct ConfinedSession {
   std::string quarantine; ///< object quarantine directory
   std::string tmpdir;     ///< private TMPDIR
   std::string branch_tip; ///< the branch's commit when the session began
-  std::map<std::string, std::string>
-      env; ///< GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, TMPDIR
+  /// GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, TMPDIR, and GIT_CONFIG_* turning
+  /// off automatic gc/maintenance (they would write into the read-only common dir).
+  std::map<std::string, std::string> env;
+  /// Files the sandboxed command can rewrite but berth's and the user's later git calls trust:
+  /// the workspace's gitfile and the admin dir's commondir, gitdir and config.worktree. Their
+  /// content when the session began (nullopt: absent); end_confined_session puts it back.
+  std::vector<std::pair<std::string, std::optional<std::string>>> trusted_files;
 };
 
 Result<ConfinedSession> begin_confined_session(const Project& project, const Workspace& workspace);

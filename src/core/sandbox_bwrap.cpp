@@ -2,7 +2,6 @@
 // then the writable directories are bound read-write over it; /dev and /proc are fresh (so
 // /dev/shm is private and /proc shows only the sandbox's processes).
 #include "core/sandbox_internal.hpp"
-
 #include "util/child_process.hpp"
 
 namespace berth::sandbox {
@@ -26,9 +25,7 @@ std::vector<std::string> bwrap_argv(const std::string& bwrap,
                                    "--unshare-pid", "--unshare-ipc",
                                    // Run as root, bwrap would keep its capabilities otherwise
                                    // (CAP_SYS_ADMIN could remount the read-only binds).
-                                   "--cap-drop", "ALL",
-                                   "--ro-bind", "/", "/",
-                                   "--dev", "/dev",
+                                   "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev",
                                    "--proc", "/proc"};
   for (const auto& dir : writable_dirs) {
     argv.push_back("--bind");

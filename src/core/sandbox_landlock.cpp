@@ -71,9 +71,8 @@ constexpr __u64 kDeviceRights = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_F
 
 // The devices a normal build or an interactive tool writes. Nothing else under /dev: not /dev/shm
 // (shared with the user's other processes), not disks.
-constexpr const char* kWritableDevices[] = {"/dev/null", "/dev/zero",    "/dev/full",
-                                            "/dev/tty",  "/dev/ptmx",    "/dev/random",
-                                            "/dev/urandom", "/dev/pts"};
+constexpr const char* kWritableDevices[] = {"/dev/null", "/dev/zero",   "/dev/full",    "/dev/tty",
+                                            "/dev/ptmx", "/dev/random", "/dev/urandom", "/dev/pts"};
 
 Result<void> add_path_rule(int ruleset, const std::string& path, __u64 access, __u64 handled,
                            bool required) {

@@ -10,9 +10,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
-#include <memory>
-#include <seccomp.h>
 #include <linux/seccomp.h>
+#include <memory>
+#include <netinet/in.h>
+#include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>

@@ -1,23 +1,455 @@
-// Placeholder until workspace set-up lands: nothing to do.
+// Workspace set-up: what a fresh checkout lacks compared with the user's own, brought over in the
+// order later steps need it (files and hooks, caches, links, submodules, LFS), then the setup
+// commands, which may rely on all of it.
+//
+// Everything copied comes from the user's main checkout and is only read there: set-up never
+// writes to the user's tree (the one exception is .git/info/exclude, for a link that the
+// project's ignore rules do not cover, as berth does for workspace folders).
 #include "core/setup.hpp"
+
+#include "core/registry.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/copy_tree.hpp"
+#include "util/paths.hpp"
+#include "util/temp_dir.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <set>
+#include <unistd.h>
 
 namespace berth {
 
-Result<SetupReport> set_up_workspace(const Project&, const Workspace&, const SetupListener&) {
-  return SetupReport{};
+std::string setup_path(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/')
+    p.pop_back();
+  if (p.empty() || p.front() == '/' || p.front() == '~' || p == ".") return {};
+  if (util::lexically_normal("/" + p) != "/" + p) return {}; // "..", "./", "//"
+  if (p == ".git" || p.rfind(".git/", 0) == 0) return {};
+  return p;
 }
 
-Result<TrustStatus> trust_status(const Project&) {
-  return TrustStatus{};
+std::string include_patterns(const std::string& worktreeinclude,
+                             const std::vector<std::string>& setup_copy) {
+  std::string text = worktreeinclude;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  for (const auto& pattern : setup_copy)
+    text += pattern + "\n";
+  return text;
 }
-Result<TrustStatus> trust_project(const Project&) {
-  return TrustStatus{};
+
+namespace {
+
+using Kind = SetupEvent::Kind;
+
+// One set-up run: the workspace, where its files come from, and what it reports.
+struct Setup {
+  const Project& project;
+  const Workspace& w;
+  const SetupListener& listener;
+  SetupReport report;
+
+  const std::string& main() const { return project.main_worktree(); }
+
+  void emit(SetupEvent event) const {
+    if (listener) listener(event);
+  }
+  void warn(std::string message) {
+    emit({Kind::warning, {}, message, 0, 0});
+    report.warnings.push_back(std::move(message));
+  }
+
+  GitCall main_call(std::vector<std::string> args) const {
+    return GitCall{std::move(args), main(), {}, {}, util::Stream::pipe};
+  }
+
+  // Of `paths` (relative to the main checkout), those git ignores there. Tracked paths never
+  // count: ignore rules do not apply to them.
+  Result<std::set<std::string>> ignored_in_main(const std::vector<std::string>& paths) const {
+    std::set<std::string> out;
+    if (paths.empty()) return out;
+    GitCall call = main_call({"check-ignore", "-z", "--stdin"});
+    for (const auto& p : paths)
+      call.input += p + '\0';
+    auto r = BERTH_TRY(git_status_of(call));
+    if (r.exit_code > 1) return tl::unexpected(git_error(call, r));
+    for (auto& p : split_z(r.out))
+      out.insert(std::move(p));
+    return out;
+  }
+
+  // Copy one thing from the main checkout into the same place in the workspace.
+  Result<util::CopyStats> copy(const std::string& rel, bool show_progress) {
+    std::string from = util::join(main(), rel), to = util::join(w.path, rel);
+    if (auto made = util::make_dirs(util::dirname(to)); !made)
+      return fail(ErrorCode::io_error, made.error());
+    util::CopyOptions options;
+    if (show_progress)
+      options.progress = [&](uint64_t bytes) { emit({Kind::progress, rel, {}, bytes, 0}); };
+    auto copied = util::copy_tree(from, to, options);
+    if (!copied) {
+      // Half a cache is worse than none: a build would trust it.
+      (void)util::remove_tree(to);
+      return fail(ErrorCode::io_error, copied.error());
+    }
+    return *copied;
+  }
+
+  void record_copy(const std::string& rel, const char* kind, const util::CopyStats& stats) {
+    std::string method(
+        util::copy_method_name(stats.any_file ? stats.method : util::CopyMethod::copy));
+    report.copies.push_back({rel, kind, method, stats.files, stats.bytes});
+    emit({Kind::copied, rel, method, stats.bytes, 0});
+  }
+
+  Result<void> included_files();
+  Result<void> hooks();
+  Result<void> clones();
+  Result<void> links();
+  Result<void> submodules();
+  Result<void> lfs();
+  Result<void> commands();
+};
+
+// Ignored files the project names (.worktreeinclude, setup.copy): .env and the like. Only files
+// that are both named and ignored are copied — the convention other worktree tools follow, so a
+// project's .worktreeinclude means the same everywhere: tracked files come with the checkout
+// anyway, and untracked-but-not-ignored ones are the user's work in progress, not set-up.
+Result<void> Setup::included_files() {
+  std::string file = util::join(main(), ".worktreeinclude");
+  std::string worktreeinclude = util::is_symlink(file) ? "" : util::read_file(file).value_or("");
+  std::string patterns = include_patterns(worktreeinclude, project.config().get_list("setup.copy"));
+  if (patterns.find_first_not_of(" \t\r\n") == std::string::npos) return {};
+
+  auto dir = util::TempDir::create("berth-include-");
+  if (!dir) return fail(ErrorCode::io_error, dir.error());
+  std::string list = util::join(dir->path(), "patterns");
+  if (auto written = util::write_file_atomic(list, patterns); !written)
+    return fail(ErrorCode::io_error, written.error());
+  // Untracked files matching the patterns (ls-files applies them like an ignore file), then of
+  // those, the ones the project's own ignore rules ignore.
+  auto named = BERTH_TRY(
+      git(main_call({"ls-files", "-z", "--others", "--ignored", "--exclude-from=" + list})));
+  std::vector<std::string> candidates;
+  for (auto& p : split_z(named.out)) {
+    while (!p.empty() && p.back() == '/') // a nested repository is listed as a folder
+      p.pop_back();
+    if (!p.empty()) candidates.push_back(std::move(p));
+  }
+  auto ignored = BERTH_TRY(ignored_in_main(candidates));
+  for (const auto& rel : candidates) {
+    if (!ignored.count(rel)) continue;
+    if (util::exists(util::join(w.path, rel))) {
+      warn(fmt::format("{} not copied: the workspace already has it", rel));
+      continue;
+    }
+    record_copy(rel, "include", BERTH_TRY(copy(rel, false)));
+  }
+  return {};
 }
-Result<TrustStatus> revoke_trust(const Project&) {
-  return TrustStatus{};
+
+// A relative core.hooksPath (husky: .husky/_) is resolved in each worktree, and the hooks there
+// are often generated and ignored: the checkout lacks them and every hook silently stops firing.
+// The ignored files of that folder come from the main checkout, as the user has them.
+Result<void> Setup::hooks() {
+  auto configured =
+      BERTH_TRY(git_status_of(workspace_call(w, {"config", "--get", "core.hooksPath"})));
+  if (!configured.ok()) return {};
+  std::string rel = setup_path(chomp(configured.out));
+  if (rel.empty() || !util::is_directory(util::join(main(), rel))) return {};
+  auto listed = BERTH_TRY(git(main_call({"ls-files", "-z", "--others", "--ignored",
+                                         "--exclude-standard", "--", ":(literal)" + rel})));
+  for (const auto& path : split_z(listed.out)) {
+    if (path.empty() || path.back() == '/' || util::exists(util::join(w.path, path))) continue;
+    record_copy(path, "hooks", BERTH_TRY(copy(path, false)));
+  }
+  return {};
 }
-Result<std::vector<std::pair<std::string, std::string>>> list_trust() {
-  return std::vector<std::pair<std::string, std::string>>{};
+
+// The (ignored) paths of a setup.clone or setup.link list that exist in the main checkout.
+Result<std::vector<std::string>> cache_paths(Setup& s, const char* key) {
+  std::vector<std::string> wanted;
+  for (const auto& raw : s.project.config().get_list(key)) {
+    std::string rel = setup_path(raw);
+    if (rel.empty()) {
+      s.warn(fmt::format("{}: '{}' ignored: name a folder inside the project", key, raw));
+      continue;
+    }
+    // Nothing there yet (the cache was never built): nothing to bring.
+    if (util::exists(util::join(s.main(), rel))) wanted.push_back(rel);
+  }
+  auto ignored = BERTH_TRY(s.ignored_in_main(wanted));
+  std::vector<std::string> out;
+  for (const auto& rel : wanted) {
+    if (!ignored.count(rel)) {
+      // A tracked or untracked-not-ignored path is the project's content or the user's work, not a
+      // cache: copying it would make the new workspace look changed.
+      s.warn(fmt::format("{}: '{}' skipped: git does not ignore it", key, rel));
+      continue;
+    }
+    if (util::exists(util::join(s.w.path, rel)) || util::is_symlink(util::join(s.w.path, rel))) {
+      s.warn(fmt::format("{}: '{}' skipped: the workspace already has it", key, rel));
+      continue;
+    }
+    out.push_back(rel);
+  }
+  return out;
+}
+
+// Caches (node_modules, target, .venv) are copied, copy-on-write where the filesystem can: the
+// workspace gets its own, which it may rebuild or break without touching the user's.
+Result<void> Setup::clones() {
+  for (const auto& rel : BERTH_TRY(cache_paths(*this, "setup.clone"))) {
+    auto copied = copy(rel, true);
+    if (!copied) {
+      warn(fmt::format("setup.clone: '{}' not copied: {}", rel, copied.error().message));
+      continue;
+    }
+    record_copy(rel, "clone", *copied);
+  }
+  return {};
+}
+
+// Shared caches are symlinked to the main checkout's. A pattern like "node_modules/" matches
+// folders only, not a symlink of that name: when the project's rules do not cover the link, it is
+// added to .git/info/exclude so that the workspace does not look changed.
+Result<void> Setup::links() {
+  std::vector<std::string> linked;
+  for (const auto& rel : BERTH_TRY(cache_paths(*this, "setup.link"))) {
+    std::string to = util::join(w.path, rel);
+    if (auto made = util::make_dirs(util::dirname(to)); !made)
+      return fail(ErrorCode::io_error, made.error());
+    if (::symlink(util::join(main(), rel).c_str(), to.c_str()) != 0)
+      return fail(ErrorCode::io_error,
+                  fmt::format("cannot create the link {}: {}", to, std::strerror(errno)));
+    report.copies.push_back({rel, "link", "symlink", 0, 0});
+    emit({Kind::linked, rel, util::join(main(), rel), 0, 0});
+    linked.push_back(rel);
+  }
+  if (linked.empty()) return {};
+
+  GitCall check = workspace_call(w, {"check-ignore", "-z", "--stdin"});
+  for (const auto& rel : linked)
+    check.input += rel + '\0';
+  auto r = BERTH_TRY(git_status_of(check));
+  if (r.exit_code > 1) return tl::unexpected(git_error(check, r));
+  std::set<std::string> covered;
+  for (auto& p : split_z(r.out))
+    covered.insert(std::move(p));
+  std::vector<std::string> missing;
+  for (const auto& rel : linked)
+    if (!covered.count(rel)) missing.push_back(rel);
+  if (missing.empty()) return {};
+
+  auto lock = BERTH_TRY(Registry(project.berth_dir()).lock());
+  std::string info = util::join(project.common_dir(), "info");
+  std::string file = util::join(info, "exclude");
+  std::string content = util::read_file(file).value_or("");
+  std::set<std::string> lines;
+  for (auto& line : split_lines(content))
+    lines.insert(std::move(line));
+  std::string added;
+  for (const auto& rel : missing)
+    if (!lines.count("/" + rel)) added += "/" + rel + "\n";
+  if (added.empty()) return {};
+  if (!content.empty() && content.back() != '\n') content += '\n';
+  content += "# berth: setup.link\n" + added;
+  if (auto made = util::make_dirs(info); !made) return fail(ErrorCode::io_error, made.error());
+  if (auto written = util::write_file_atomic(file, content); !written)
+    return fail(ErrorCode::io_error, written.error());
+  return {};
+}
+
+// Submodules the user has in their checkout are cloned from the main checkout's module
+// repositories (<common>/modules/<name>): a local clone hard-links the objects, so nothing comes
+// over the network and little disk is used. The clone's remote is then pointed back at the
+// project's real URL, so that fetching in the workspace behaves as in the main checkout.
+Result<void> Setup::submodules() {
+  if (!util::exists(util::join(w.path, ".gitmodules"))) return {};
+  auto listed = BERTH_TRY(git_status_of(workspace_call(
+      w, {"config", "-z", "-f", ".gitmodules", "--get-regexp", "^submodule\\..*\\.path$"})));
+  if (!listed.ok()) return {};
+  std::vector<std::pair<std::string, std::string>> modules; // name, path
+  for (const auto& record : split_z(listed.out)) {
+    auto nl = record.find('\n');
+    if (nl == std::string::npos) continue;
+    std::string key = record.substr(0, nl); // submodule.<name>.path
+    std::string name = key.substr(10, key.size() - 10 - 5);
+    modules.emplace_back(name, record.substr(nl + 1));
+  }
+  for (const auto& [name, path] : modules) {
+    // Only gitlinks are submodules; .gitmodules may name paths the commit does not have.
+    auto staged = BERTH_TRY(git(workspace_call(w, {"ls-files", "-s", "--", ":(literal)" + path})));
+    if (staged.out.rfind("160000 ", 0) != 0) continue;
+    // The module's repository: absorbed into the project's git dir (what `git submodule` makes),
+    // or, for one cloned by hand, inside the main checkout's submodule folder.
+    std::string local = util::join(project.common_dir(), "modules/" + name);
+    bool have_local = util::is_directory(local);
+    if (!have_local && !main().empty()) {
+      std::string own = util::join(main(), path + "/.git");
+      if (util::is_directory(own)) {
+        local = own;
+        have_local = true;
+      }
+    }
+    auto url_set = BERTH_TRY(
+        git_status_of(repo_call(project, {"config", "--get", "submodule." + name + ".url"})));
+    if (!have_local && !url_set.ok()) continue; // not initialised in the user's checkout either
+
+    std::vector<std::string> args{"-c", "protocol.file.allow=always"};
+    if (have_local) {
+      // Command-line config wins over the repository's and is never written to it.
+      args.insert(args.end(), {"-c", "submodule." + name + ".url=" + local});
+    }
+    args.insert(args.end(), {"submodule", "update", "--init", "--", path});
+    GitCall update = workspace_call(w, args);
+    auto updated = BERTH_TRY(git_status_of(update));
+    if (!updated.ok() && have_local) {
+      // The main checkout's module lacks the commit this workspace needs: fetch as usual.
+      update = workspace_call(w, {"submodule", "update", "--init", "--", path});
+      updated = BERTH_TRY(git_status_of(update));
+    }
+    if (!updated.ok()) {
+      warn(fmt::format("submodule {} not set up: {}", path,
+                       chomp(updated.err).empty() ? "git submodule update failed"
+                                                  : split_lines(chomp(updated.err)).back()));
+      continue;
+    }
+    if (have_local) {
+      std::string real = chomp(BERTH_TRY(git_status_of(GitCall{{"--git-dir=" + local, "config",
+                                                                "--get", "remote.origin.url"},
+                                                               local,
+                                                               {},
+                                                               {},
+                                                               util::Stream::pipe}))
+                                   .out);
+      if (real.empty()) {
+        auto declared = BERTH_TRY(git_status_of(workspace_call(
+            w, {"config", "-f", ".gitmodules", "--get", "submodule." + name + ".url"})));
+        real = chomp(declared.out);
+      }
+      if (!real.empty())
+        BERTH_TRY(git(GitCall{{"config", "remote.origin.url", real},
+                              util::join(w.path, path),
+                              {},
+                              {},
+                              util::Stream::pipe}));
+    }
+    report.submodules.push_back(path);
+  }
+  return {};
+}
+
+// LFS: the checkout's smudge filter normally makes the files real already; what is left here is
+// to notice when it could not (git-lfs missing, filter not configured) and to fetch what the
+// checkout left as pointers.
+Result<void> Setup::lfs() {
+  std::string mode = project.config().get_string("setup.lfs");
+  if (mode == "skip") return {};
+  if (mode != "auto") warn(fmt::format("setup.lfs: unknown value '{}', using auto", mode));
+  auto attributes = util::read_file(util::join(w.path, ".gitattributes"));
+  if (!attributes || attributes->find("filter=lfs") == std::string::npos) return {};
+  if (util::find_in_path("git-lfs").empty()) {
+    warn("this project uses Git LFS, but git-lfs is not installed: LFS files in the workspace "
+         "are pointers (install git-lfs, then run `git lfs pull` in the workspace)");
+    return {};
+  }
+  auto filter = BERTH_TRY(git_status_of(
+      workspace_call(w, {"config", "--get-regexp", "^filter\\.lfs\\.(process|smudge)$"})));
+  if (!filter.ok()) {
+    warn("this project uses Git LFS, but its filter is not configured (run `git lfs install`): "
+         "LFS files in the workspace are pointers");
+    return {};
+  }
+  auto files = BERTH_TRY(git_status_of(workspace_call(w, {"lfs", "ls-files"})));
+  // "<oid> - <path>": still a pointer; "<oid> * <path>": the real file.
+  bool pointers = false;
+  for (const auto& line : split_lines(files.out))
+    if (line.find(" - ") != std::string::npos) pointers = true;
+  if (!files.ok() || !pointers) return {};
+  auto pulled = BERTH_TRY(git_status_of(workspace_call(w, {"lfs", "pull"})));
+  if (!pulled.ok())
+    warn(fmt::format("git lfs pull failed in the workspace: LFS files may be pointers: {}",
+                     chomp(pulled.err)));
+  return {};
+}
+
+// Setup commands run last, in the workspace, with its environment. A repository's list runs only
+// once the user trusted exactly that list; the user's own config needs no trust.
+Result<void> Setup::commands() {
+  const auto& entry = project.config().entry("setup.run");
+  const auto& list = std::get<std::vector<std::string>>(entry.value);
+  if (list.empty()) return {};
+  bool trusted = true;
+  if (entry.source.layer == ConfigSource::Layer::repository)
+    trusted = BERTH_TRY(trust_status(project)).trusted;
+  if (!trusted) {
+    for (const auto& command : list) {
+      report.commands.push_back({command, false, false, 0, {}});
+      emit({Kind::skipped, command,
+            "not trusted yet: review setup.run in .berth.toml, then run `berth trust`", 0, 0});
+    }
+    return {};
+  }
+
+  util::SpawnOptions options;
+  options.cwd = w.path;
+  options.in = util::Stream::null;
+  options.group = util::ProcessGroup::own;
+  for (const auto& [key, value] : workspace_environment(project, w))
+    options.env[key] = value;
+  for (const auto& command : list) {
+    SetupReport::Command ran{command, true, false, 0, {}};
+    if (report.failed) { // an earlier command failed: later ones likely depend on it
+      report.commands.push_back(std::move(ran));
+      continue;
+    }
+    emit({Kind::command_started, command, {}, 0, 0});
+    options.argv = {"/bin/sh", "-c", command};
+    ran.ran = true;
+    auto child = util::spawn(options);
+    if (!child) {
+      ran.exit_status = 127;
+      ran.output = child.error() + "\n";
+      emit({Kind::output, command, ran.output, 0, 0});
+    } else {
+      auto done = child->communicate({}, [&](int, std::string_view chunk) {
+        ran.output.append(chunk);
+        emit({Kind::output, command, std::string(chunk), 0, 0});
+      });
+      if (!done) {
+        ran.exit_status = 127;
+        ran.output += done.error() + "\n";
+      } else {
+        ran.exit_status = done->status();
+      }
+    }
+    emit({Kind::command_finished, command, {}, 0, ran.exit_status});
+    if (ran.exit_status != 0) report.failed = true;
+    report.commands.push_back(std::move(ran));
+  }
+  return {};
+}
+
+} // namespace
+
+Result<SetupReport> set_up_workspace(const Project& project, const Workspace& workspace,
+                                     const SetupListener& listener) {
+  Setup setup{project, workspace, listener, {}};
+  // Copies come from the main checkout; a bare repository has none.
+  if (!project.main_worktree().empty() && util::is_directory(project.main_worktree())) {
+    BERTH_TRY(setup.included_files());
+    BERTH_TRY(setup.hooks());
+    BERTH_TRY(setup.clones());
+    BERTH_TRY(setup.links());
+  }
+  BERTH_TRY(setup.submodules());
+  BERTH_TRY(setup.lfs());
+  BERTH_TRY(setup.commands());
+  return std::move(setup.report);
 }
 
 } // namespace berth

@@ -6,6 +6,7 @@
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
+#include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/ports.hpp"
 #include "core/registry.hpp"
@@ -213,7 +214,9 @@ Result<void> recover_interrupted(const Project& project) {
 }
 
 // How to fill a newly added (still empty) worktree.
-using Populate = std::function<Result<void>(const Workspace&)>;
+// `from` is the commit the worktree's index and files already hold (a pool slot's), or "" when
+// the worktree is empty.
+using Populate = std::function<Result<void>(const Workspace&, const std::string& from)>;
 
 struct CreatePlan {
   std::string name;
@@ -222,6 +225,7 @@ struct CreatePlan {
   std::string owner;
   Populate populate;
   SetupListener on_setup;
+  bool no_pool = false;
 };
 
 Result<std::string> branch_for(const Project& project, const std::string& name) {
@@ -246,6 +250,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   BERTH_TRY(recover_interrupted(project));
 
   Workspace w;
+  std::string from; // what the worktree already holds (a pool slot's commit)
   {
     // Under the lock: claim the name, then let git register the worktree and create the branch.
     // Serialising `git worktree add` here is what makes 20 parallel `new`s all succeed: git's own
@@ -293,28 +298,43 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     // sees a dead holder and rolls everything back.
     BERTH_TRY(registry.save(w));
 
-    GitCall add =
-        repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock", "--reason",
-                            idle_lock_reason(w), "-b", branch, path, plan.start});
-    auto added = git_status_of(add);
-    if (!added || !added->ok()) {
-      roll_back(project, w, {});
-      if (!added) return tl::unexpected(added.error());
-      return tl::unexpected(
-          git_error(add, *added,
-                    fmt::format("cannot create workspace '{}': {}", plan.name, chomp(added->err))));
+    // A warm slot from the pool, if there is one: a rename and a ref update, no checkout.
+    std::optional<TakenSlot> slot;
+    if (!plan.no_pool) {
+      auto taken = take_pool_slot(project, path, branch, plan.start, idle_lock_reason(w));
+      if (!taken) {
+        roll_back(project, w, {});
+        return tl::unexpected(taken.error());
+      }
+      slot = *taken;
     }
-    // The admin dir comes from the .git file git just wrote; from now on berth uses its own record
-    // of it and never reads the workspace's .git again.
-    auto gitfile = util::read_file(util::join(path, ".git"));
-    std::string gitdir = gitfile ? chomp(*gitfile) : std::string();
-    if (gitdir.rfind("gitdir: ", 0) == 0) gitdir = gitdir.substr(8);
-    auto real = util::real_path(util::absolute(gitdir, path));
-    if (!real) {
-      roll_back(project, w, plan.start);
-      return fail(ErrorCode::git_failed, fmt::format("git left no usable .git file in {}", path));
+    if (slot) {
+      from = slot->commit;
+      w.git_dir = slot->git_dir;
+    } else {
+      GitCall add =
+          repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock",
+                              "--reason", idle_lock_reason(w), "-b", branch, path, plan.start});
+      auto added = git_status_of(add);
+      if (!added || !added->ok()) {
+        roll_back(project, w, {});
+        if (!added) return tl::unexpected(added.error());
+        return tl::unexpected(git_error(
+            add, *added,
+            fmt::format("cannot create workspace '{}': {}", plan.name, chomp(added->err))));
+      }
+      // The admin dir comes from the .git file git just wrote; from now on berth uses its own
+      // record of it and never reads the workspace's .git again.
+      auto gitfile = util::read_file(util::join(path, ".git"));
+      std::string gitdir = gitfile ? chomp(*gitfile) : std::string();
+      if (gitdir.rfind("gitdir: ", 0) == 0) gitdir = gitdir.substr(8);
+      auto real = util::real_path(util::absolute(gitdir, path));
+      if (!real) {
+        roll_back(project, w, plan.start);
+        return fail(ErrorCode::git_failed, fmt::format("git left no usable .git file in {}", path));
+      }
+      w.git_dir = *real;
     }
-    w.git_dir = *real;
     if (auto saved = registry.save(w); !saved) {
       roll_back(project, w, plan.start);
       return tl::unexpected(saved.error());
@@ -323,7 +343,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
 
   // Outside the lock: write the files. This is the slow part, and other workspaces proceed
   // meanwhile. Any failure (a filter erroring, a full disk) undoes everything.
-  if (auto filled = plan.populate(w); !filled) {
+  if (auto filled = plan.populate(w, from); !filled) {
     auto lock = registry.lock();
     roll_back(project, w, plan.start);
     return tl::unexpected(filled.error());
@@ -367,6 +387,8 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     BERTH_TRY(registry.save(w));
   }
   created.workspace = w;
+  // A slot was used (or none was there): top the pool up in the background for the next `new`.
+  if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
   return created;
 }
 
@@ -445,7 +467,7 @@ namespace {
 // `staged` as its index, leaving HEAD where the branch starts.
 Populate fill_from_trees(const std::vector<std::string>& tuning, const std::string& work,
                          const std::string& staged) {
-  return [tuning, work, staged](const Workspace& w) -> Result<void> {
+  return [tuning, work, staged](const Workspace& w, const std::string&) -> Result<void> {
     std::vector<std::string> fill = tuning;
     fill.insert(fill.end(), {"read-tree", "--reset", "-u", work});
     BERTH_TRY(git(workspace_call(w, fill)));
@@ -459,6 +481,7 @@ Populate fill_from_trees(const std::vector<std::string>& tuning, const std::stri
 
 Result<Created> create_workspace(const Project& project, const NewOptions& options) {
   BERTH_TRY(validate_name(options.name));
+  BERTH_TRY(validate_owner(options.owner));
   // The base is fixed now, as a full SHA: diffs and accepts are always against it.
   std::string base;
   if (options.base) {
@@ -483,7 +506,7 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
     base = chomp(head.out);
   }
   auto tuning = BERTH_TRY(checkout_tuning(project));
-  CreatePlan plan{options.name, base, base, options.owner, {}, options.on_setup};
+  CreatePlan plan{options.name, base, base, options.owner, {}, options.on_setup, options.no_pool};
   if (options.carry) {
     // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
     // index, so their checkout is not touched in any way; the new workspace gets it as its work
@@ -501,14 +524,20 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
                   "drop --base, or drop --carry");
     plan.populate = fill_from_trees(tuning, work.work_tree, work.index_tree);
   } else {
-    plan.populate = [tuning](const Workspace& w) -> Result<void> {
+    plan.populate = [tuning, base](const Workspace& w, const std::string& from) -> Result<void> {
+      // From a pool slot, a two-way read-tree writes only the files that differ; an empty
+      // worktree gets a full checkout.
       std::vector<std::string> args = tuning;
-      args.insert(args.end(), {"reset", "--hard", "-q"});
+      if (from.empty())
+        args.insert(args.end(), {"reset", "--hard", "-q"});
+      else
+        args.insert(args.end(), {"read-tree", "-m", "-u", from, base});
       auto call = workspace_call(w, args);
       auto r = BERTH_TRY(git_status_of(call));
       if (!r.ok())
         return tl::unexpected(git_error(
-            call, r, fmt::format("checkout of workspace '{}' failed: {}", w.name, chomp(r.err))));
+            call, r,
+            fmt::format("checkout of workspace '{}' failed: {}", w.name, last_line(r.err))));
       return {};
     };
   }
@@ -639,7 +668,9 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   std::string doomed = w.path;
   if (present) {
     std::string aside =
-        util::join(util::join(util::dirname(w.path), ".trash"),
+        util::join(util::dirname(w.path) == project.workspace_root()
+                       ? trash_dir(project)
+                       : util::join(util::dirname(w.path), ".trash"),
                    fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
     if (util::make_dirs(util::dirname(aside)) &&
         git_status_of(repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
@@ -676,10 +707,16 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   { auto released = std::move(lock); }
 
   if (doomed != w.path) {
-    auto removed =
-        git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", doomed}));
-    if (!removed || !removed->ok())
-      d.warnings.push_back(fmt::format("could not delete {}; remove it by hand", doomed));
+    if (project.config().get_int("pool.size") > 0 && util::dirname(doomed) == trash_dir(project)) {
+      // The tree is deleted by the background pool filler, which also refills the pool: discard
+      // returns now, whatever the size of the tree.
+      pool_refill_in_background(project);
+    } else {
+      auto removed =
+          git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", doomed}));
+      if (!removed || !removed->ok())
+        d.warnings.push_back(fmt::format("could not delete {}; remove it by hand", doomed));
+    }
   }
   return d;
 }

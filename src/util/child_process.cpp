@@ -98,7 +98,8 @@ Child::~Child() {
   }
 }
 
-tl::expected<ProcessResult, std::string> Child::communicate(const std::string& input) {
+tl::expected<ProcessResult, std::string> Child::communicate(const std::string& input,
+                                                            const OutputSink& on_output) {
   ProcessResult result;
   size_t written = 0;
   if (in_fd_ >= 0 && input.empty()) close_fd(in_fd_);
@@ -142,9 +143,11 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
       }
       char buf[65536];
       ssize_t r = ::read(*owners[i], buf, sizeof buf);
-      if (r > 0)
+      if (r > 0) {
         sinks[i]->append(buf, static_cast<size_t>(r));
-      else if (r == 0 || (errno != EINTR && errno != EAGAIN))
+        if (on_output)
+          on_output(sinks[i] == &result.out ? 1 : 2, std::string_view(buf, static_cast<size_t>(r)));
+      } else if (r == 0 || (errno != EINTR && errno != EAGAIN))
         close_fd(*owners[i]);
     }
   }

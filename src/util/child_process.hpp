@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <tl/expected.hpp>
 #include <vector>
@@ -63,10 +64,16 @@ public:
   /// gives up after it: *timed_out is set and the child is left running.
   tl::expected<ProcessResult, std::string>
   wait(std::optional<std::chrono::milliseconds> timeout = {}, bool* timed_out = nullptr);
+  /// Let the child run on after this object dies (it is not killed; init reaps it once we exit).
+  void detach() { pid_ = -1; }
   /// Send `sig` to the child's process group (it must have its own: ProcessGroup::own/session).
   void signal_group(int sig) const;
+  /// Receives each chunk of output as it arrives: the child's fd (1 or 2) and the bytes.
+  using OutputSink = std::function<void(int fd, std::string_view chunk)>;
   /// Write `input` to stdin (then close it) while collecting stdout and stderr; then wait.
-  tl::expected<ProcessResult, std::string> communicate(const std::string& input = {});
+  /// `on_output`, when given, also sees every chunk as it arrives (for streaming progress).
+  tl::expected<ProcessResult, std::string> communicate(const std::string& input = {},
+                                                       const OutputSink& on_output = {});
 
 private:
   pid_t pid_;

@@ -1,1 +1,438 @@
+// Parsers of git's machine-readable outputs, on literal strings and on outputs captured from the
+// installed git in scratch repositories.
+#include "core/git.hpp"
+#include "core/porcelain.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+#include "util/temp_dir.hpp"
+
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace std::string_literals;
+
+// "\0"-separated records, written readably: z({"a", "b"}) == "a\0b\0".
+std::string z(const std::vector<std::string>& records) {
+  std::string out;
+  for (const auto& r : records)
+    out += r + '\0';
+  return out;
+}
+
+// A scratch repository whose git sees neither the user's nor the system's configuration.
+class Scratch {
+public:
+  Scratch() : dir_(make_dir()) {}
+
+  const std::string& root() const { return dir_.path(); }
+  std::string path(const std::string& rel) const { return util::join(dir_.path(), rel); }
+
+  // Run git in `cwd` (relative to the scratch root); the test fails if git does.
+  std::string git(const std::string& cwd, std::vector<std::string> args) const {
+    berth::GitCall call{std::move(args), path(cwd), env(), {}, util::Stream::pipe};
+    auto r = berth::git(call);
+    if (!r) {
+      ADD_FAILURE() << r.error().message << "\n" << (r.error().git ? r.error().git->err : "");
+      return {};
+    }
+    return r->out;
+  }
+
+  void write(const std::string& rel, const std::string& content) const {
+    ASSERT_TRUE(util::make_dirs(util::dirname(path(rel))));
+    ASSERT_TRUE(util::write_file_atomic(path(rel), content));
+  }
+
+  std::string status(const std::string& cwd, bool ignored = false) const {
+    std::vector<std::string> args{"status", "--porcelain=v2", "-z", "--branch"};
+    if (ignored) args.push_back("--ignored");
+    return git(cwd, args);
+  }
+
+private:
+  static util::TempDir make_dir() {
+    auto dir = util::TempDir::create("berth-test-porcelain-");
+    if (!dir) throw std::runtime_error(dir.error());
+    return std::move(*dir);
+  }
+  std::map<std::string, std::optional<std::string>> env() const {
+    return {{"GIT_CONFIG_NOSYSTEM", "1"},
+            {"GIT_CONFIG_GLOBAL", "/dev/null"},
+            {"HOME", dir_.path()},
+            {"GIT_AUTHOR_NAME", "Test"},
+            {"GIT_AUTHOR_EMAIL", "t@example"},
+            {"GIT_COMMITTER_NAME", "Test"},
+            {"GIT_COMMITTER_EMAIL", "t@example"}};
+  }
+  util::TempDir dir_;
+};
+
+// ---- status, literal ------------------------------------------------------------------------
+
+TEST(StatusV2, EmptyOutputIsClean) {
+  auto s = berth::parse_status_v2("");
+  EXPECT_FALSE(s.dirty());
+  EXPECT_EQ(s.head, "");
+  EXPECT_EQ(s.branch, "");
+  EXPECT_TRUE(s.paths.empty());
+}
+
+TEST(StatusV2, BranchHeaders) {
+  auto s = berth::parse_status_v2(
+      z({"# branch.oid 1234567890abcdef1234567890abcdef12345678", "# branch.head feat/x",
+         "# branch.upstream origin/feat/x", "# branch.ab +2 -1"}));
+  EXPECT_EQ(s.head, "1234567890abcdef1234567890abcdef12345678");
+  EXPECT_EQ(s.branch, "feat/x");
+  EXPECT_FALSE(s.dirty()) << "headers are not changes";
+  EXPECT_TRUE(s.paths.empty());
+}
+
+TEST(StatusV2, InitialAndDetached) {
+  auto initial = berth::parse_status_v2(z({"# branch.oid (initial)", "# branch.head main"}));
+  EXPECT_EQ(initial.head, "") << "an unborn HEAD has no oid";
+  EXPECT_EQ(initial.branch, "main");
+
+  auto detached = berth::parse_status_v2(
+      z({"# branch.oid abcdef0123456789abcdef0123456789abcdef01", "# branch.head (detached)"}));
+  EXPECT_EQ(detached.head, "abcdef0123456789abcdef0123456789abcdef01");
+  EXPECT_EQ(detached.branch, "") << "detached: no branch";
+}
+
+TEST(StatusV2, OrdinaryRecords) {
+  const std::string oid = "78981922613b2afb6025042ff6bd878ac1994e85";
+  auto s = berth::parse_status_v2(
+      z({"1 .M N... 100644 100644 100644 " + oid + " " + oid + " a.txt",
+         "1 M. N... 100644 100644 100644 " + oid + " " + oid + " dir/b.txt",
+         "1 MM N... 100644 100644 100644 " + oid + " " + oid + " both",
+         "1 A. N... 000000 100644 100644 " + std::string(40, '0') + " " + oid + " added",
+         "1 .D N... 100644 100644 000000 " + oid + " " + oid + " name with spaces"}));
+  EXPECT_EQ(s.staged, 3);   // M., MM, A.
+  EXPECT_EQ(s.modified, 3); // .M, MM, .D
+  EXPECT_EQ(s.untracked, 0);
+  EXPECT_EQ(s.conflicted, 0);
+  EXPECT_TRUE(s.dirty());
+  EXPECT_EQ(s.paths,
+            (std::vector<std::string>{"a.txt", "dir/b.txt", "both", "added", "name with spaces"}));
+}
+
+TEST(StatusV2, RenameRecordConsumesTheOriginalPath) {
+  const std::string oid = "4bcfe98e640c8284511312660fb8709b0afa888e";
+  // The original path is its own NUL-terminated record; here it even looks like a record itself.
+  auto s = berth::parse_status_v2(z(
+      {"2 R. N... 100644 100644 100644 " + oid + " " + oid + " R100 new name", "? looks untracked",
+       "2 RM N... 100644 100644 100644 " + oid + " " + oid + " R087 moved/and-edited",
+       "1 .M N... 100644 100644 100644 " + oid + " " + oid + " old", "? real-untracked"}));
+  EXPECT_EQ(s.staged, 2);
+  EXPECT_EQ(s.modified, 1) << "only the RM record has a work-tree change";
+  EXPECT_EQ(s.untracked, 1) << "the rename's original path is not an untracked record";
+  EXPECT_EQ(s.paths, (std::vector<std::string>{"new name", "moved/and-edited", "real-untracked"}));
+}
+
+TEST(StatusV2, CopyRecord) {
+  const std::string oid = "4bcfe98e640c8284511312660fb8709b0afa888e";
+  auto s = berth::parse_status_v2(
+      z({"2 C. N... 100644 100644 100644 " + oid + " " + oid + " C100 copy", "orig"}));
+  EXPECT_EQ(s.staged, 1);
+  EXPECT_EQ(s.paths, std::vector<std::string>{"copy"});
+}
+
+TEST(StatusV2, UnmergedUntrackedIgnored) {
+  const std::string oid = "df967b96a579e45a18b8251732d16804b2e56a55";
+  auto s = berth::parse_status_v2(
+      z({"u UU N... 100644 100644 100644 100644 " + oid + " " + oid + " " + oid + " conflict me",
+         "u AA N... 000000 100644 100644 100644 " + std::string(40, '0') + " " + oid + " " + oid +
+             " both-added",
+         "? new file", "? dir/", "! build/out.o"}));
+  EXPECT_EQ(s.conflicted, 2);
+  EXPECT_EQ(s.staged, 0) << "unmerged entries are counted as conflicts only";
+  EXPECT_EQ(s.modified, 0);
+  EXPECT_EQ(s.untracked, 2);
+  EXPECT_EQ(s.ignored, 1);
+  EXPECT_TRUE(s.dirty());
+  EXPECT_EQ(s.paths, (std::vector<std::string>{"conflict me", "both-added", "new file", "dir/"}))
+      << "ignored paths are not changes";
+}
+
+TEST(StatusV2, IgnoredOnlyIsNotDirty) {
+  auto s = berth::parse_status_v2(z({"# branch.oid (initial)", "# branch.head main", "! x.log"}));
+  EXPECT_EQ(s.ignored, 1);
+  EXPECT_FALSE(s.dirty());
+}
+
+TEST(StatusV2, SubmoduleRecordKeepsItsPath) {
+  const std::string oid = "4bcfe98e640c8284511312660fb8709b0afa888e";
+  auto s = berth::parse_status_v2(
+      z({"1 .M SC.. 160000 160000 160000 " + oid + " " + oid + " vendor/lib"}));
+  EXPECT_EQ(s.modified, 1);
+  EXPECT_EQ(s.paths, std::vector<std::string>{"vendor/lib"});
+}
+
+// ---- status, captured from git --------------------------------------------------------------
+
+TEST(StatusV2Git, InitialRepository) {
+  Scratch repo;
+  repo.git("", {"init", "-q", "-b", "main", "r"});
+  auto s = berth::parse_status_v2(repo.status("r"));
+  EXPECT_EQ(s.head, "");
+  EXPECT_EQ(s.branch, "main");
+  EXPECT_FALSE(s.dirty());
+
+  repo.write("r/new", "x\n");
+  s = berth::parse_status_v2(repo.status("r"));
+  EXPECT_EQ(s.untracked, 1);
+  EXPECT_EQ(s.paths, std::vector<std::string>{"new"});
+}
+
+TEST(StatusV2Git, EveryKindOfChange) {
+  Scratch repo;
+  repo.git("", {"init", "-q", "-b", "main", "r"});
+  repo.write("r/a", "a\n");
+  repo.write("r/b", "b\n");
+  repo.write("r/d", "d\n");
+  repo.write("r/sp ace", "x\n");
+  repo.write("r/del", "gone\n");
+  repo.write("r/.gitignore", "*.log\n");
+  repo.git("r", {"add", "-A"});
+  repo.git("r", {"commit", "-q", "-m", "init"});
+  std::string head = berth::chomp(repo.git("r", {"rev-parse", "HEAD"}));
+
+  repo.write("r/a", "a\na2\n");                       // modified, unstaged
+  repo.write("r/b", "b\nb2\n");                       // modified, staged
+  repo.git("r", {"add", "b"});                        //
+  repo.git("r", {"mv", "d", "e f"});                  // renamed, staged
+  repo.write("r/c", "new\n");                         // untracked
+  repo.write("r/x.log", "log\n");                     // ignored
+  ASSERT_EQ(::unlink(repo.path("r/del").c_str()), 0); // deleted, unstaged
+  repo.write("r/sp ace", "x\ns2\n");                  // modified, a name with a space
+
+  auto s = berth::parse_status_v2(repo.status("r", /*ignored=*/true));
+  EXPECT_EQ(s.head, head);
+  EXPECT_EQ(s.branch, "main");
+  EXPECT_EQ(s.staged, 2);   // b, d -> e f
+  EXPECT_EQ(s.modified, 3); // a, del, sp ace
+  EXPECT_EQ(s.untracked, 1);
+  EXPECT_EQ(s.ignored, 1);
+  EXPECT_EQ(s.conflicted, 0);
+  auto paths = s.paths;
+  std::sort(paths.begin(), paths.end());
+  EXPECT_EQ(paths, (std::vector<std::string>{"a", "b", "c", "del", "e f", "sp ace"}))
+      << "the rename's original path 'd' is not listed";
+
+  repo.git("r", {"checkout", "-q", "--detach"});
+  auto detached = berth::parse_status_v2(repo.status("r"));
+  EXPECT_EQ(detached.branch, "");
+  EXPECT_EQ(detached.head, head);
+  EXPECT_EQ(detached.ignored, 0) << "not asked for";
+}
+
+TEST(StatusV2Git, MergeConflict) {
+  Scratch repo;
+  repo.git("", {"init", "-q", "-b", "main", "r"});
+  repo.write("r/f", "base\n");
+  repo.git("r", {"add", "-A"});
+  repo.git("r", {"commit", "-q", "-m", "base"});
+  repo.git("r", {"checkout", "-q", "-b", "other"});
+  repo.write("r/f", "theirs\n");
+  repo.git("r", {"commit", "-q", "-a", "-m", "theirs"});
+  repo.git("r", {"checkout", "-q", "main"});
+  repo.write("r/f", "ours\n");
+  repo.git("r", {"commit", "-q", "-a", "-m", "ours"});
+  berth::GitCall merge{{"merge", "-q", "other"}, repo.path("r"), {}, {}, util::Stream::pipe};
+  merge.env = {{"GIT_CONFIG_NOSYSTEM", "1"}, {"GIT_CONFIG_GLOBAL", "/dev/null"},
+               {"GIT_AUTHOR_NAME", "T"},     {"GIT_AUTHOR_EMAIL", "t@e"},
+               {"GIT_COMMITTER_NAME", "T"},  {"GIT_COMMITTER_EMAIL", "t@e"}};
+  auto merged = berth::git_status_of(merge);
+  ASSERT_TRUE(merged);
+  ASSERT_FALSE(merged->ok()) << "the merge should conflict";
+
+  auto s = berth::parse_status_v2(repo.status("r"));
+  EXPECT_EQ(s.conflicted, 1);
+  EXPECT_EQ(s.paths, std::vector<std::string>{"f"});
+  EXPECT_TRUE(s.dirty());
+}
+
+// ---- worktree list, literal -----------------------------------------------------------------
+
+TEST(WorktreeList, EmptyOutput) {
+  EXPECT_TRUE(berth::parse_worktree_list("").empty());
+}
+
+TEST(WorktreeList, EveryKindOfEntry) {
+  const std::string oid = "1235a52065e62a10fb9b3319992c9cd68a199b0a";
+  auto list = berth::parse_worktree_list(z({"worktree /repo",
+                                            "HEAD " + oid,
+                                            "branch refs/heads/main",
+                                            "",
+                                            "worktree /wt/detached",
+                                            "HEAD " + oid,
+                                            "detached",
+                                            "",
+                                            "worktree /wt/with space",
+                                            "HEAD " + oid,
+                                            "branch refs/heads/feat/x",
+                                            "",
+                                            "worktree /wt/gone",
+                                            "HEAD " + oid,
+                                            "branch refs/heads/gone",
+                                            "prunable gitdir file points to non-existent location",
+                                            "",
+                                            "worktree /wt/locked",
+                                            "HEAD " + oid,
+                                            "branch refs/heads/l2",
+                                            "locked",
+                                            "",
+                                            "worktree /wt/locked-reason",
+                                            "HEAD " + oid,
+                                            "branch refs/heads/l1",
+                                            "locked berth: workspace x\nsecond line",
+                                            ""}));
+  ASSERT_EQ(list.size(), 6u);
+
+  EXPECT_EQ(list[0].path, "/repo");
+  EXPECT_EQ(list[0].head, oid);
+  EXPECT_EQ(list[0].branch, "refs/heads/main");
+  EXPECT_FALSE(list[0].bare || list[0].detached || list[0].locked || list[0].prunable);
+
+  EXPECT_TRUE(list[1].detached);
+  EXPECT_EQ(list[1].branch, "");
+
+  EXPECT_EQ(list[2].path, "/wt/with space");
+  EXPECT_EQ(list[2].branch, "refs/heads/feat/x");
+
+  EXPECT_TRUE(list[3].prunable);
+  EXPECT_FALSE(list[3].locked);
+
+  EXPECT_TRUE(list[4].locked);
+  EXPECT_EQ(list[4].lock_reason, "");
+
+  EXPECT_TRUE(list[5].locked);
+  EXPECT_EQ(list[5].lock_reason, "berth: workspace x\nsecond line") << "-z keeps newlines";
+}
+
+TEST(WorktreeList, BareRepository) {
+  auto list = berth::parse_worktree_list(z({"worktree /srv/repo.git", "bare", ""}));
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_TRUE(list[0].bare);
+  EXPECT_EQ(list[0].head, "");
+  EXPECT_EQ(list[0].branch, "");
+}
+
+TEST(WorktreeList, MissingTerminatorStillYieldsTheLastEntry) {
+  auto list = berth::parse_worktree_list("worktree /a\0HEAD abc\0detached"s);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].path, "/a");
+  EXPECT_TRUE(list[0].detached);
+}
+
+// ---- worktree list, captured from git -------------------------------------------------------
+
+TEST(WorktreeListGit, MainLinkedDetachedLockedPrunable) {
+  Scratch repo;
+  repo.git("", {"init", "-q", "-b", "main", "w"});
+  repo.git("w", {"commit", "-q", "--allow-empty", "-m", "init"});
+  std::string head = berth::chomp(repo.git("w", {"rev-parse", "HEAD"}));
+  repo.git("w", {"worktree", "add", "-q", "-b", "feat", "../wt-feat"});
+  repo.git("w", {"worktree", "add", "-q", "--detach", "../wt-det"});
+  repo.git("w", {"worktree", "add", "-q", "-b", "l1", "../wt-locked-reason"});
+  repo.git("w", {"worktree", "lock", "--reason", "in use by agent", "../wt-locked-reason"});
+  repo.git("w", {"worktree", "add", "-q", "-b", "l2", "../wt-locked"});
+  repo.git("w", {"worktree", "lock", "../wt-locked"});
+  repo.git("w", {"worktree", "add", "-q", "-b", "gone", "../wt-gone"});
+  ASSERT_TRUE(util::remove_tree(repo.path("wt-gone")));
+
+  auto list = berth::parse_worktree_list(repo.git("w", {"worktree", "list", "--porcelain", "-z"}));
+  ASSERT_EQ(list.size(), 6u);
+  auto by_name = [&](const std::string& name) -> const berth::WorktreeEntry& {
+    for (const auto& e : list)
+      if (util::basename(e.path) == name) return e;
+    ADD_FAILURE() << "no worktree " << name;
+    return list.front();
+  };
+  EXPECT_EQ(util::basename(list.front().path), "w") << "the main worktree comes first";
+  EXPECT_EQ(list.front().branch, "refs/heads/main");
+  for (const auto& e : list)
+    EXPECT_EQ(e.head, head) << e.path;
+
+  EXPECT_EQ(by_name("wt-feat").branch, "refs/heads/feat");
+  EXPECT_FALSE(by_name("wt-feat").locked);
+  EXPECT_TRUE(by_name("wt-det").detached);
+  EXPECT_EQ(by_name("wt-det").branch, "");
+  EXPECT_TRUE(by_name("wt-locked-reason").locked);
+  EXPECT_EQ(by_name("wt-locked-reason").lock_reason, "in use by agent");
+  EXPECT_TRUE(by_name("wt-locked").locked);
+  EXPECT_EQ(by_name("wt-locked").lock_reason, "");
+  EXPECT_TRUE(by_name("wt-gone").prunable);
+  EXPECT_FALSE(by_name("wt-feat").prunable);
+}
+
+TEST(WorktreeListGit, BareRepositoryWithALinkedWorktree) {
+  Scratch repo;
+  repo.git("", {"init", "-q", "-b", "main", "seed"});
+  repo.git("seed", {"commit", "-q", "--allow-empty", "-m", "init"});
+  repo.git("", {"clone", "-q", "--bare", "seed", "bare.git"});
+  repo.git("bare.git", {"worktree", "add", "-q", "-b", "x", "../linked"});
+
+  auto list =
+      berth::parse_worktree_list(repo.git("bare.git", {"worktree", "list", "--porcelain", "-z"}));
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_TRUE(list[0].bare);
+  EXPECT_EQ(util::basename(list[0].path), "bare.git");
+  EXPECT_FALSE(list[1].bare);
+  EXPECT_EQ(list[1].branch, "refs/heads/x");
+}
+
+// ---- trailers -------------------------------------------------------------------------------
+
+TEST(Trailers, ValuesFromAMessage) {
+  const std::string message = "berth trash: feat/x\n"
+                              "\n"
+                              "Berth-Name: feat/x\n"
+                              "Berth-Branch: berth/feat/x\n"
+                              "Berth-Base: 1234\n"
+                              "Berth-Owner: \n";
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Name"), "feat/x");
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Branch"), "berth/feat/x");
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Base"), "1234");
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Owner"), "") << "present but empty";
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Missing"), "");
+  EXPECT_EQ(berth::trailer_value("", "Berth-Name"), "");
+}
+
+TEST(Trailers, KeyMustMatchWholeAndAtLineStart) {
+  const std::string message = "subject\n\n"
+                              "X-Berth-Name: not this\n"
+                              "  Berth-Name: nor this\n"
+                              "Berth-Names: nor this\n"
+                              "Berth-Branch-Tip: tip\n"
+                              "Berth-Branch: branch\n";
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Name"), "");
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Branch"), "branch")
+      << "Berth-Branch-Tip is another key";
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Branch-Tip"), "tip");
+}
+
+TEST(Trailers, ValueKeepsColonsAndSpaces) {
+  EXPECT_EQ(berth::trailer_value("s\n\nBerth-Owner: agent: claude 1\n", "Berth-Owner"),
+            "agent: claude 1");
+  EXPECT_EQ(berth::trailer_value("s\n\nBerth-Name: x", "Berth-Name"), "x") << "no final newline";
+}
+
+TEST(Trailers, FromARealCommitMessage) {
+  Scratch repo;
+  repo.git("", {"init", "-q", "-b", "main", "r"});
+  repo.git("r",
+           {"commit", "-q", "--allow-empty", "-m", "subject\n\nBerth-Name: real\nBerth-Head: abc"});
+  std::string message = repo.git("r", {"log", "-1", "--format=%B"});
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Name"), "real");
+  EXPECT_EQ(berth::trailer_value(message, "Berth-Head"), "abc");
+}
+
+} // namespace

@@ -1,0 +1,26 @@
+// The warm pool: settled, detached worktrees of the project, ready to become workspaces with a
+// rename and a ref update instead of a full checkout.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <optional>
+#include <string>
+
+namespace berth {
+
+struct TakenSlot {
+  std::string git_dir; ///< the slot's worktree admin dir (now the workspace's)
+  std::string commit;  ///< what its files and index hold
+};
+
+/// Under the project lock: move a ready slot to `path`, create `branch` at `start` and attach the
+/// slot's HEAD to it (no file is touched), lock it with `lock_reason`. None when no slot is ready.
+Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const std::string& path,
+                                                const std::string& branch, const std::string& start,
+                                                const std::string& lock_reason);
+
+/// Where discarded trees wait for deletion or recycling: <workspace-root>/.trash.
+std::string trash_dir(const Project& project);
+
+} // namespace berth

@@ -1,0 +1,294 @@
+# Shared set-up of the behaviour tests. Every t_*.sh sources this first:
+#
+#   . "$(dirname "$0")/common.sh"
+#   make_repo app
+#   berth new fix-login >/dev/null
+#
+# Each test gets a private temp dir holding HOME, the XDG dirs, TMPDIR and its repositories; the
+# dir is deleted, and every background job killed, when the test exits. Nothing is written outside.
+
+set -Eeuo pipefail
+shopt -s inherit_errexit
+
+# The failure report goes to the test's own stderr (fd 9), even from inside a redirected command.
+exec 9>&2
+trap 'echo "FAIL: ${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND (exit $?)" >&9' ERR
+
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SOURCE_DIR=$(cd "$TESTS_DIR/../.." && pwd)
+: "${BERTH_BIN:=$SOURCE_DIR/build/dev/berth}"
+: "${GIT_BERTH_BIN:=$SOURCE_DIR/build/dev/git-berth}"
+BERTH_BIN=$(realpath "$BERTH_BIN" 2>/dev/null || echo "$BERTH_BIN")
+GIT_BERTH_BIN=$(realpath "$GIT_BERTH_BIN" 2>/dev/null || echo "$GIT_BERTH_BIN")
+
+skip() {
+  echo "SKIP: ${0##*/}: $*" >&2
+  exit 77
+}
+
+[[ -x $BERTH_BIN ]] || skip "no berth binary at $BERTH_BIN (build first: cmake --build --preset dev)"
+command -v git >/dev/null || skip "git is not installed"
+command -v jq >/dev/null || skip "jq is not installed (scripts/bootstrap installs it)"
+
+# ---- a private world ------------------------------------------------------------------------
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/berth-test.XXXXXX")
+T=$(realpath "$T")
+
+cleanup() {
+  local status=$?
+  trap - ERR
+  # Let a checkout held by hold_checkouts go, so no git or filter outlives the test.
+  touch "$T/release" 2>/dev/null || true
+  local pids
+  pids=$(jobs -p)
+  if [[ -n $pids ]]; then
+    # shellcheck disable=SC2086
+    kill -9 $pids 2>/dev/null || true
+    wait 2>/dev/null || true
+    sleep 0.3
+  fi
+  chmod -R u+rwx "$T" 2>/dev/null || true
+  rm -rf "$T"
+  exit "$status"
+}
+trap cleanup EXIT
+# Killed by ctest's timeout or Ctrl-C: still clean up (bash skips EXIT traps on a fatal signal).
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+export HOME=$T/home
+export XDG_DATA_HOME=$T/home/.local/share
+export XDG_CONFIG_HOME=$T/home/.config
+export XDG_CACHE_HOME=$T/home/.cache
+export TMPDIR=$T/tmp
+mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$TMPDIR"
+
+# Nothing from the machine or the caller's shell may leak in: no system git config, no outer
+# repository, no berth settings, no colour, a fixed language.
+export GIT_CONFIG_NOSYSTEM=1
+export GIT_CONFIG_GLOBAL=$HOME/.gitconfig
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_COMMON_DIR GIT_OBJECT_DIRECTORY \
+  GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_NAMESPACE GIT_CEILING_DIRECTORIES GIT_CONFIG \
+  GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT BERTH_DEBUG
+while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^BERTH_' | grep -v '_BIN$' || true)
+export GIT_CEILING_DIRECTORIES=$T
+export LC_ALL=C NO_COLOR=1
+# No warm pool unless a test asks for one: it would leave a background filler running.
+export BERTH_POOL_SIZE=0
+export GIT_AUTHOR_NAME="Test User" GIT_AUTHOR_EMAIL=user@example.com
+export GIT_COMMITTER_NAME="Test User" GIT_COMMITTER_EMAIL=user@example.com
+cat >"$HOME/.gitconfig" <<'EOF'
+[user]
+	name = Test User
+	email = user@example.com
+[init]
+	defaultBranch = main
+[advice]
+	detachedHead = false
+[gc]
+	auto = 0
+EOF
+
+berth() { "$BERTH_BIN" "$@"; }
+git-berth() { "$GIT_BERTH_BIN" "$@"; }
+
+# ---- assertions -----------------------------------------------------------------------------
+
+# not CODE CMD...: CMD must fail with exactly exit status CODE. Its stdout passes through (so
+# `out=$(not 4 berth --json path x)` works); its stderr is kept in $TMPDIR/not.err.
+not() {
+  local want=$1
+  shift
+  local got=0
+  "$@" >"$TMPDIR/not.out" 2>"$TMPDIR/not.err" || got=$?
+  if [[ $got != "$want" ]]; then
+    {
+      echo "expected exit $want, got $got from: $*"
+      echo "--- stdout"
+      cat "$TMPDIR/not.out"
+      echo "--- stderr"
+      cat "$TMPDIR/not.err"
+    } >&2
+    return 1
+  fi
+  cat "$TMPDIR/not.out"
+}
+
+# The stderr of the last `not` call.
+last_stderr() { cat "$TMPDIR/not.err"; }
+
+assert_eq() {
+  local got=$1 want=$2 what=${3:-value}
+  if [[ $got != "$want" ]]; then
+    printf '%s: expected [%s], got [%s]\n' "$what" "$want" "$got" >&2
+    return 1
+  fi
+}
+
+assert_contains() {
+  local haystack=$1 needle=$2
+  if [[ $haystack != *"$needle"* ]]; then
+    printf 'expected to find [%s] in:\n%s\n' "$needle" "$haystack" >&2
+    return 1
+  fi
+}
+
+assert_not_contains() {
+  local haystack=$1 needle=$2
+  if [[ $haystack == *"$needle"* ]]; then
+    printf 'did not expect [%s] in:\n%s\n' "$needle" "$haystack" >&2
+    return 1
+  fi
+}
+
+# error_code JSON: the "code" of a berth --json error document.
+error_code() { jq -r '.error.code' <<<"$1"; }
+
+# expect_error CODE STATUS CMD...: a berth --json call that fails with that error code and exit
+# status, printing a well-formed error document ({"error":{"code","message","hint"}}, a one-line
+# message) and nothing else on stdout. Prints the document.
+expect_error() {
+  local code=$1 status=$2
+  shift 2
+  local out got
+  out=$(not "$status" "$@")
+  got=$(jq -r 'if (.error | type) == "object" and (.error.code | type) == "string"
+                 and (.error.message | type) == "string" and (.error.hint | type) == "string"
+                 and (.error.message | test("\n") | not) and .error.message != ""
+               then .error.code else "(not a one-line berth error document)" end' <<<"$out") ||
+    got="(not JSON)"
+  if [[ $got != "$code" ]]; then
+    printf 'expected error %s from: %s\ngot %s:\n%s\n' "$code" "$*" "$got" "$out" >&2
+    return 1
+  fi
+  printf '%s\n' "$out"
+}
+
+# ---- repositories ---------------------------------------------------------------------------
+
+# make_repo NAME [NFILES]: a repository in $T/NAME with one commit (nested folders, an executable,
+# a symlink, NFILES extra files), and cd into it.
+make_repo() {
+  local name=$1 nfiles=${2:-0}
+  mkdir -p "$T/$name"
+  cd "$T/$name"
+  git init -q
+  mkdir -p src/lib docs bin
+  echo "# $name" >README.md
+  printf 'int main(void) { return 0; }\n' >src/main.c
+  printf 'int add(int a, int b) { return a + b; }\n' >src/lib/util.c
+  printf 'guide\n' >docs/guide.md
+  printf '#!/bin/sh\necho run\n' >bin/run.sh
+  chmod +x bin/run.sh
+  ln -s docs/guide.md GUIDE
+  local i
+  for ((i = 0; i < nfiles; i++)); do
+    mkdir -p "files/$((i % 10))"
+    echo "file $i" >"files/$((i % 10))/f$i.txt"
+  done
+  git add -A
+  git commit -q -m "first commit"
+}
+
+# commit_file PATH CONTENT [MESSAGE]: write and commit one file in the current worktree.
+commit_file() {
+  mkdir -p "$(dirname "$1")"
+  printf '%s\n' "$2" >"$1"
+  git add -- "$1"
+  git commit -q -m "${3:-change $1}"
+}
+
+# tree_digest DIR: mode, type and content hash of every file under DIR except .git.
+tree_digest() {
+  (
+    cd "$1"
+    find . -path ./.git -prune -o ! -type d -printf '%y %m %p -> %l\n' | LC_ALL=C sort
+    find . -path ./.git -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum
+  ) | sha256sum | cut -d' ' -f1
+}
+
+# fingerprint [DIR]: a description of everything a refused command must leave alone in the
+# repository at DIR (default: here): refs, worktrees (and their locks), the local config,
+# info/exclude, berth's registry, the workspace folders on disk, and for a non-bare repository
+# the index, the status and a digest of every work-tree file. Compare with assert_unchanged.
+fingerprint() {
+  local dir=${1:-.}
+  (
+    cd "$dir"
+    local common
+    common=$(git rev-parse --path-format=absolute --git-common-dir)
+    export GIT_OPTIONAL_LOCKS=0
+    echo "== refs"
+    git for-each-ref --format='%(refname) %(objectname)'
+    echo "== worktrees"
+    git worktree list --porcelain
+    echo "== config"
+    git config --local --list
+    echo "== exclude"
+    cat "$common/info/exclude" 2>/dev/null || true
+    echo "== berth dir"
+    if [[ -d $common/berth ]]; then
+      (cd "$common/berth" && find . -type f ! -name lock -print0 | LC_ALL=C sort -z | xargs -0r sha256sum)
+    fi
+    echo "== workspace folders"
+    local project
+    if [[ $(git rev-parse --is-bare-repository) == true ]]; then
+      project=$(basename "$common" .git)
+    else
+      project=$(basename "$(dirname "$common")")
+    fi
+    if [[ -d $XDG_DATA_HOME/berth ]]; then
+      (cd "$XDG_DATA_HOME/berth" && find . -mindepth 1 -maxdepth 3 -path "./$project-*" ! -path '*/.git' |
+        LC_ALL=C sort)
+    fi
+    if [[ $(git rev-parse --is-inside-work-tree) == true ]]; then
+      echo "== index"
+      git ls-files -s | sha256sum
+      echo "== status"
+      git status --porcelain=v2 --untracked-files=all
+      echo "== files"
+      tree_digest "$(git rev-parse --show-toplevel)"
+    fi
+  )
+}
+
+# assert_unchanged BEFORE [DIR]: the fingerprint of DIR is still BEFORE (shows what changed if not).
+assert_unchanged() {
+  local now
+  now=$(fingerprint "${2:-.}")
+  if [[ $now != "$1" ]]; then
+    echo "the repository changed:" >&2
+    diff <(printf '%s\n' "$1") <(printf '%s\n' "$now") >&2 || true
+    return 1
+  fi
+}
+
+# hold_checkouts PATTERN: from now on, checking out a file matching PATTERN (commit one first)
+# touches $T/checkout-started and then waits until $T/release exists (at most 20 s), so a test can
+# act while a `berth new` is half-way. The file's content comes out unchanged.
+hold_checkouts() {
+  cat >"$T/hold-smudge" <<SH
+#!/bin/sh
+touch "$T/checkout-started"
+i=0
+while [ ! -e "$T/release" ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done
+cat
+SH
+  chmod +x "$T/hold-smudge"
+  echo "$1 filter=hold" >>.gitattributes
+  git config filter.hold.smudge "$T/hold-smudge"
+  git config filter.hold.clean cat
+}
+
+# Wait for FILE to exist (up to ~10 s).
+wait_for_file() {
+  local i
+  for ((i = 0; i < 200; i++)); do
+    [[ -e $1 ]] && return 0
+    sleep 0.05
+  done
+  echo "timed out waiting for $1" >&2
+  return 1
+}

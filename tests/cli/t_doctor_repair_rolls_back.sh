@@ -1,0 +1,45 @@
+# After a kill -9 of `berth accept --strategy ff` mid-way, the user moves their branch on (clears
+# git's stale lock, commits something else): `berth doctor --repair` then rolls the half-written
+# files back to the old state instead of finishing, keeps the user's commit, and touches nothing
+# else.
+. "$(dirname "$0")/common.sh"
+make_repo app
+echo '*.txt filter=slow' >.gitattributes
+mkdir c
+for i in $(seq 1 20); do echo "old $i" >"c/f$i.txt"; done
+git add -A && git commit -q -m "twenty files"
+ws=$(berth new x)
+for i in $(seq 1 20); do echo "new $i" >"$ws/c/f$i.txt"; done
+git -C "$ws" commit -qam "rewrite"
+git config filter.slow.smudge "sh -c 'sleep 0.1; cat'"
+echo scratch >scratch.md
+intent=$(git rev-parse --path-format=absolute --git-common-dir)/berth/intents/main.json
+
+written() { grep -l '^new' c/*.txt 2>/dev/null | wc -l; }
+setsid "$BERTH_BIN" accept x --strategy ff >"$T/accept.out" 2>&1 &
+pid=$!
+for ((n = 0; n < 400; n++)); do
+  [[ -e $intent && $(written) -ge 4 ]] && break
+  sleep 0.02
+done
+{
+  kill -9 -- -"$pid"
+  wait "$pid" || true
+} 2>/dev/null
+n=$(written)
+((n >= 4 && n < 20)) || { echo "not mid-way: $n files written" >&2; exit 1; }
+
+rm -f .git/index.lock
+echo "user's line" >>README.md
+git add README.md
+git commit -q -m "user moves on"
+user_tip=$(git rev-parse HEAD)
+
+out=$(berth doctor --repair 2>/dev/null)
+assert_contains "$out" "rolled back"
+assert_eq "$(git rev-parse HEAD)" "$user_tip" "the user's commit"
+for i in $(seq 1 20); do assert_eq "$(cat "c/f$i.txt")" "old $i" "c/f$i.txt"; done
+assert_eq "$(git status --porcelain --untracked-files=all)" "?? scratch.md"
+[[ ! -e $intent ]]
+# The workspace was not landed: it is still there to accept again.
+assert_eq "$(berth --json list | jq -r '.[0].state')" ready
