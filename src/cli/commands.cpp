@@ -454,13 +454,15 @@ Result<Output> run_sync(const Args& args, const berth::Project& project) {
 // ---- run / shell ---------------------------------------------------------------------------
 
 void define_run_options(CLI::App& app, Args& args) {
-  app.add_option("--env,-e", args.env, "set KEY=VALUE in the command's environment (repeatable)");
+  // One value per --env: a vector option would otherwise swallow NAME, or the `--` before CMD.
+  app.add_option("--env,-e", args.env, "set KEY=VALUE in the command's environment (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("--timeout", args.timeout,
                  "kill the command's whole process group after SECONDS (exit 124)");
-  app.add_option("--sandbox", args.sandbox,
-                 "confine writes to the workspace: landlock (default), bwrap or best-effort")
-      ->expected(0, 1)
-      ->default_str("landlock");
+  // A flag that takes its mode only as --sandbox=MODE, so that it never swallows NAME or `--`.
+  app.add_flag("--sandbox{landlock}", args.sandbox,
+               "confine writes to the workspace: --sandbox (landlock), --sandbox=bwrap or "
+               "--sandbox=best-effort");
   app.add_option("--net", args.net, "network in the sandbox: on or off")
       ->check(CLI::IsMember({"on", "off"}));
 }
@@ -503,9 +505,9 @@ Result<Output> run_run(const Args& args, const berth::Project& project) {
   if (r.timed_out)
     out.warnings.push_back(fmt::format("timed out: stopped the command after {}s", *args.timeout));
   if (args.ephemeral)
-    out.warnings.push_back(
-        r.kept ? fmt::format("kept workspace {} (it has changes): {}", r.name, r.path)
-               : fmt::format("removed workspace {} (no changes)", r.name));
+    out.notes.push_back(r.kept
+                            ? fmt::format("kept workspace {} (it has changes): {}", r.name, r.path)
+                            : fmt::format("removed workspace {} (no changes)", r.name));
   return out;
 }
 

@@ -56,10 +56,17 @@ struct Args {
 
 /// What a command produced: the JSON document, the text for a person, and notes for stderr.
 struct Output {
+  Output() = default;
+  Output(nlohmann::json json_, std::string text_ = {}, std::vector<std::string> warnings_ = {},
+         int exit_ = 0)
+      : json(std::move(json_)), text(std::move(text_)), warnings(std::move(warnings_)),
+        exit(exit_) {}
+
   nlohmann::json json;
   std::string text;                  ///< printed to stdout as is (may be empty)
   std::vector<std::string> warnings; ///< printed to stderr unless --quiet
   int exit = 0;
+  std::vector<std::string> notes; ///< plain news for stderr (not warnings), unless --quiet
 };
 
 using Handler = berth::Result<Output> (*)(const Args&, const berth::Project&);

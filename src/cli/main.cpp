@@ -45,13 +45,15 @@ std::string help_text(const CLI::App& app) {
     out += fmt::format("  {:<10} {}\n", cmd.name, cmd.summary);
   out +=
       "  help       show help for berth or a command\n\n"
-      "global options:\n"
-      "  --json     machine-readable output on stdout (errors too: {\"error\": {...}})\n"
-      "  --quiet    print only what the command produces\n"
-      "  -C DIR     run as if started in DIR\n"
-      "  -c KEY=VALUE  override a config value for this command\n"
-      "  --version  print the version\n\n"
-      "exit status: 0 ok, 1 error, 2 usage, 3 conflict, 4 not found, 5 refused for safety\n"
+      "global options (before or after the command):\n"
+      "  --json         machine-readable output on stdout (errors too: {\"error\": {...}})\n"
+      "  -q, --quiet    print only what the command produces\n"
+      "  -C DIR         run as if started in DIR\n"
+      "  -c KEY=VALUE   override a config value for this command (repeatable)\n"
+      "  -V, --version  print the version\n"
+      "  -h, --help     show this help\n\n"
+      "exit status: 0 ok, 1 error, 2 usage, 3 conflict, 4 not found, 5 refused for safety;\n"
+      "run and shell: the command's status (124 timeout, 127 cannot start, 128+N signal)\n"
       "`berth help COMMAND` or `berth COMMAND --help` shows a command's options; see berth(1).\n";
   (void)app;
   return out;
@@ -100,6 +102,23 @@ int main(int argc, char** argv) {
       }
     std::cout << help_text(app);
     return 0;
+  } catch (const CLI::ExtrasError& e) {
+    // Most often a mistyped command: say so in our words.
+    std::string what = e.what();
+    if (app.get_subcommands().empty() && argc > 1) {
+      std::string first;
+      for (int i = 1; i < argc; ++i)
+        if (argv[i][0] != '-') {
+          first = argv[i];
+          break;
+        }
+      if (!first.empty()) what = fmt::format("unknown command '{}'", first);
+    }
+    print_error(
+        berth::Error{
+            berth::ErrorCode::usage, what, "run `berth help` for the commands", std::nullopt, {}},
+        wants_json);
+    return 2;
   } catch (const CLI::ParseError& e) {
     print_error(
         berth::Error{
@@ -146,8 +165,10 @@ int main(int argc, char** argv) {
   if (!args.quiet) {
     for (const auto& warning : project->config().warnings())
       std::cerr << "berth: warning: " << warning << "\n";
-    for (const auto& note : berth::pending_accepts(*project))
-      std::cerr << "berth: warning: " << note << "\n";
+    // doctor reports (and repairs) interrupted accepts itself.
+    if (std::string_view(command->name) != "doctor")
+      for (const auto& note : berth::pending_accepts(*project))
+        std::cerr << "berth: warning: " << note << "\n";
   }
 
   auto output = command->run(args, *project);
@@ -159,9 +180,12 @@ int main(int argc, char** argv) {
     std::cout << json_text(output->json) << "\n";
   else
     std::cout << output->text;
-  if (!args.quiet)
+  if (!args.quiet) {
+    for (const auto& note : output->notes)
+      std::cerr << "berth: " << note << "\n";
     for (const auto& warning : output->warnings)
       std::cerr << "berth: warning: " << warning << "\n";
+  }
   std::cout.flush();
   if (!std::cout) return 1;
   return output->exit;

@@ -550,14 +550,13 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
       auto unmerged =
           git_status_of(workspace_call(w, {"diff", "--name-only", "-z", "--diff-filter=U"}));
       (void)git_status_of(workspace_call(w, {"rebase", "--abort"}));
-      Error e{
-          ErrorCode::conflict,
-          fmt::format(
-              "replaying the commits of '{}' onto {} conflicts; the workspace is back as it was",
-              w.name, target.branch),
-          "use --strategy squash or merge, or `berth sync` and resolve in the workspace",
-          std::nullopt,
-          unmerged && unmerged->ok() ? split_z(unmerged->out) : std::vector<std::string>{}};
+      Error e{ErrorCode::conflict,
+              fmt::format("replaying the commits of '{}' onto {} conflicts; nothing landed (its "
+                          "files are as they were; uncommitted work is now a commit on its branch)",
+                          w.name, target.branch),
+              "use --strategy squash or merge, or `berth sync` and resolve in the workspace",
+              std::nullopt,
+              unmerged && unmerged->ok() ? split_z(unmerged->out) : std::vector<std::string>{}};
       return tl::unexpected(std::move(e));
     }
     new_commit = chomp(BERTH_TRY(git(workspace_call(w, {"rev-parse", "HEAD"}))).out);
@@ -796,6 +795,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
   for (const auto& e : entries) {
     if (!e.locked || e.lock_reason.rfind("berth", 0) != 0) continue;
+    if (e.lock_reason.rfind("berth: pool slot", 0) == 0) continue; // the pool's, not orphans
     bool recorded = std::any_of(records.begin(), records.end(),
                                 [&](const Workspace& w) { return w.path == e.path; });
     if (recorded) continue;

@@ -8,14 +8,13 @@
 #include "core/capture.hpp"
 #include "core/porcelain.hpp"
 #include "core/workspace_git.hpp"
+#include "util/parallel.hpp"
 #include "util/paths.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <fmt/format.h>
 #include <map>
 #include <set>
-#include <thread>
 
 namespace berth {
 
@@ -140,33 +139,24 @@ Result<std::vector<Overlap>> find_overlaps(const Project& project) {
       live.push_back({s.workspace, {}, {}, false});
 
   // Each capture costs a scan of the work tree: run them side by side, bounded by the cores.
-  std::atomic<size_t> next{0};
-  unsigned jobs = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()),
-                                     static_cast<unsigned>(live.size()));
-  std::vector<std::thread> threads;
-  for (unsigned j = 0; j < jobs; ++j)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < live.size(); i = next++) {
-        auto now = capture(project, live[i].w);
-        if (!now) continue;
-        auto from = review_base(project, live[i].w, now->head);
-        if (!from) continue;
-        auto files = changes_between(project, *from, now->work_tree);
-        if (!files) continue;
-        for (const auto& f : *files) {
-          live[i].paths.insert(f.path);
-          if (!f.old_path.empty()) live[i].paths.insert(f.old_path);
-        }
-        auto commit =
-            now->clean() ? tl::expected<std::string, Error>(now->head)
-                         : make_commit(project, now->work_tree, {now->head}, "berth overlap probe");
-        if (!commit) continue;
-        live[i].commit = *commit;
-        live[i].ok = true;
-      }
-    });
-  for (auto& t : threads)
-    t.join();
+  util::parallel_for(live.size(), [&](size_t i) {
+    auto now = capture(project, live[i].w);
+    if (!now) return;
+    auto from = review_base(project, live[i].w, now->head);
+    if (!from) return;
+    auto files = changes_between(project, *from, now->work_tree);
+    if (!files) return;
+    for (const auto& f : *files) {
+      live[i].paths.insert(f.path);
+      if (!f.old_path.empty()) live[i].paths.insert(f.old_path);
+    }
+    auto commit = now->clean()
+                      ? tl::expected<std::string, Error>(now->head)
+                      : make_commit(project, now->work_tree, {now->head}, "berth overlap probe");
+    if (!commit) return;
+    live[i].commit = *commit;
+    live[i].ok = true;
+  });
 
   // Pairs that share paths get a real merge preview; at most this many, to stay fast.
   constexpr size_t kMaxPreviews = 64;

@@ -10,15 +10,17 @@
 #include "core/porcelain.hpp"
 #include "core/ports.hpp"
 #include "core/registry.hpp"
+#include "core/sandbox.hpp"
 #include "core/setup.hpp"
 #include "core/trash.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/parallel.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <chrono>
 #include <ctime>
 #include <fmt/format.h>
 #include <functional>
@@ -50,8 +52,54 @@ std::map<std::string, std::optional<std::string>> berth_identity() {
           {"GIT_COMMITTER_EMAIL", "berth@localhost"}};
 }
 
+Result<CheckoutTuning> checkout_tuning(const Project& project) {
+  CheckoutTuning t;
+  // git's own default is one checkout worker; a fresh workspace writes every file, so use the
+  // cores unless the user chose a value.
+  auto workers =
+      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "checkout.workers"})));
+  if (!workers.ok())
+    t.args = {"-c", fmt::format("checkout.workers={}",
+                                std::max(1u, std::thread::hardware_concurrency()))};
+  // LFS: with setup.lfs = "skip", files stay pointers (git-lfs's own --skip mode). Without
+  // git-lfs installed but its filter configured, git would die mid-checkout: check out the
+  // pointers instead, and say so.
+  auto lfs_filter =
+      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "filter.lfs.process"})));
+  auto lfs_smudge =
+      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "filter.lfs.smudge"})));
+  bool lfs_configured = lfs_filter.ok() || lfs_smudge.ok();
+  if (lfs_configured && util::find_in_path("git-lfs").empty()) {
+    t.args.insert(t.args.end(), {"-c", "filter.lfs.process=", "-c", "filter.lfs.smudge=", "-c",
+                                 "filter.lfs.required=false"});
+    t.warnings.push_back("git-lfs is not installed: LFS files are left as pointers (install "
+                         "git-lfs, then `git lfs pull` in the workspace)");
+  } else if (lfs_configured && project.config().get_string("setup.lfs") == "skip") {
+    t.args.insert(t.args.end(), {"-c", "filter.lfs.process=git-lfs filter-process --skip", "-c",
+                                 "filter.lfs.smudge=git-lfs smudge --skip -- %f"});
+  }
+  return t;
+}
+
 namespace {
 constexpr const char* kLockReasonPrefix = "berth";
+// An index this large (about 10k entries) is worth settling after a checkout; below it the
+// re-hash is cheaper than the wait.
+constexpr off_t kSettleIndexBytes = 1 << 20;
+} // namespace
+
+void settle_index(const Workspace& w) {
+  struct stat st;
+  if (::stat(util::join(w.git_dir, "index").c_str(), &st) == 0)
+    while (::time(nullptr) <= st.st_mtime)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
+}
+
+void settle_large_index(const Workspace& w) {
+  struct stat st;
+  if (::stat(util::join(w.git_dir, "index").c_str(), &st) == 0 && st.st_size >= kSettleIndexBytes)
+    settle_index(w);
 }
 
 std::string idle_lock_reason(const Workspace& workspace) {
@@ -202,7 +250,9 @@ Result<void> recover_interrupted(const Project& project) {
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
       (void)registry.remove(name_slug(w.name));
     } else {
-      // A run that died: the workspace is free again.
+      // A run that died: finish its sandboxed session if it left one (HEAD detached, objects
+      // in quarantine); the workspace is free again.
+      (void)recover_confined_session(project, w);
       w.state = State::ready;
       w.holder_pid = 0;
       w.holder_start = 0;
@@ -348,6 +398,11 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     roll_back(project, w, plan.start);
     return tl::unexpected(filled.error());
   }
+  // A full checkout writes most files in the same second as the index: git then treats them as
+  // "racily clean" and the agent's first `git status` re-hashes them all. On a large checkout,
+  // wait for the clock to leave that second and refresh once, so the workspace is handed over
+  // settled. (Pool slots are settled long before they are taken.)
+  if (from.empty()) settle_large_index(w);
 
   // The user's post-checkout hook runs as `git worktree add` would run it (old = null, flag = 1);
   // its output goes to stderr, like git's, so stdout stays the workspace path alone.
@@ -390,16 +445,6 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
   if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
   return created;
-}
-
-// git's own default is one checkout worker; a fresh workspace writes every file, so use the cores
-// unless the user chose a value.
-Result<std::vector<std::string>> checkout_tuning(const Project& project) {
-  auto configured =
-      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "checkout.workers"})));
-  if (configured.ok()) return std::vector<std::string>{};
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::vector<std::string>{"-c", fmt::format("checkout.workers={}", cores)};
 }
 
 WorkspaceStatus status_of(const Workspace& w) {
@@ -505,7 +550,8 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
                   "make a first commit, or pass --base REV");
     base = chomp(head.out);
   }
-  auto tuning = BERTH_TRY(checkout_tuning(project));
+  auto checkout = BERTH_TRY(checkout_tuning(project));
+  auto tuning = checkout.args;
   CreatePlan plan{options.name, base, base, options.owner, {}, options.on_setup, options.no_pool};
   if (options.carry) {
     // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
@@ -527,6 +573,9 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
     plan.populate = [tuning, base](const Workspace& w, const std::string& from) -> Result<void> {
       // From a pool slot, a two-way read-tree writes only the files that differ; an empty
       // worktree gets a full checkout.
+      // A slot already at the base holds exactly its index and files (settled): nothing to
+      // write, and not even the index to rewrite (a read-tree would read and write all of it).
+      if (from == base) return {};
       std::vector<std::string> args = tuning;
       if (from.empty())
         args.insert(args.end(), {"reset", "--hard", "-q"});
@@ -541,7 +590,10 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
       return {};
     };
   }
-  return create(project, plan);
+  Created created = BERTH_TRY(create(project, plan));
+  created.warnings.insert(created.warnings.end(), checkout.warnings.begin(),
+                          checkout.warnings.end());
+  return created;
 }
 
 Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
@@ -549,17 +601,7 @@ Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
   auto all = BERTH_TRY(registry_of(project).load_all());
   std::vector<WorkspaceStatus> result(all.size());
   // Each workspace costs a `git status`: run them side by side, as many as there are cores.
-  std::atomic<size_t> next{0};
-  unsigned jobs = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()),
-                                     static_cast<unsigned>(all.size()));
-  std::vector<std::thread> threads;
-  for (unsigned j = 0; j < jobs; ++j)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < all.size(); i = next++)
-        result[i] = status_of(all[i]);
-    });
-  for (auto& t : threads)
-    t.join();
+  util::parallel_for(all.size(), [&](size_t i) { result[i] = status_of(all[i]); });
   return result;
 }
 
@@ -732,7 +774,8 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
                 "run `berth restore --list` to see what can be restored");
   Snapshot snap = snapshots.front();
   std::string start = snap.branch_tip.empty() ? snap.head : snap.branch_tip;
-  auto tuning = BERTH_TRY(checkout_tuning(project));
+  auto checkout = BERTH_TRY(checkout_tuning(project));
+  const auto& tuning = checkout.args;
   // The snapshot's tree becomes the work tree (tracked and untracked files, byte for byte), then
   // the index gets the staged state back, leaving HEAD on the branch's own commits.
   CreatePlan plan{as.value_or(std::string(name)),
@@ -743,6 +786,8 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
                                   snap.index_commit.empty() ? snap.head : snap.index_commit),
                   {}};
   Created created = BERTH_TRY(create(project, plan));
+  created.warnings.insert(created.warnings.end(), checkout.warnings.begin(),
+                          checkout.warnings.end());
   return Restored{created.workspace, snap, created.warnings};
 }
 

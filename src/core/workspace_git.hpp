@@ -17,6 +17,20 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 
 int64_t unix_now();
 
+/// The `-c` options of every checkout berth makes (workspaces and pool slots): parallel workers
+/// unless the user configured them, and LFS handling (setup.lfs = "skip"; git-lfs missing).
+struct CheckoutTuning {
+  std::vector<std::string> args;
+  std::vector<std::string> warnings;
+};
+Result<CheckoutTuning> checkout_tuning(const Project& project);
+
+/// Wait until the clock has left the second the workspace's index was written in, then refresh
+/// the index: no entry stays "racily clean", so the next `git status` hashes nothing.
+void settle_index(const Workspace& workspace);
+/// settle_index, but only for an index large enough for it to pay off.
+void settle_large_index(const Workspace& workspace);
+
 /// Re-lock the workspace's worktree with a new reason, if berth holds its lock (never a lock the
 /// user placed). The reason of an idle workspace is `idle_lock_reason`.
 void set_lock_reason(const Project& project, const Workspace& workspace, const std::string& reason);
