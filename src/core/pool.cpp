@@ -164,11 +164,8 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
   w.name = r.slot.id;
   w.path = r.slot.path;
   w.git_dir = r.slot.git_dir;
-  auto configured = git_status_of(repo_call(project, {"config", "--get", "checkout.workers"}));
-  std::vector<std::string> args;
-  if (!configured || !configured->ok())
-    args = {"-c",
-            fmt::format("checkout.workers={}", std::max(1u, std::thread::hardware_concurrency()))};
+  auto tuning = checkout_tuning(project);
+  std::vector<std::string> args = tuning ? tuning->args : std::vector<std::string>{};
   args.insert(args.end(), {"reset", "--hard", "-q"});
   auto checked = git_status_of(workspace_call(w, args));
   if (!checked || !checked->ok()) {
@@ -192,8 +189,172 @@ void drop_dead_slots(const Project& project) {
       forget_slot(project, r);
 }
 
-// Discarded trees moved aside by `discard` are deleted here, in the background.
-int reap_trash(const Project& project) {
+// ---- recycling ------------------------------------------------------------------------------
+//
+// A discarded tree is a full checkout already: resetting it to the main HEAD writes only the
+// files that differ, far cheaper than a fresh checkout. But it held someone's work, so it becomes
+// a slot only if it then ends *exactly* like a fresh one; anything berth cannot vouch for (an
+// unknown file in the worktree's admin dir, a submodule, a hard link, odd permissions or owner)
+// sends it to deletion instead.
+
+// The admin dir of the discarded tree at `path`, if it is a worktree of this project holding
+// nothing but what a plain worktree has (no sparse patterns, worktree config, submodules,
+// in-progress merge or rebase, sandbox leftovers). Empty otherwise.
+std::string recyclable_git_dir(const Project& project, const std::string& path) {
+  std::string gitfile = util::join(path, ".git");
+  if (util::is_symlink(gitfile)) return {};
+  std::string text = chomp(util::read_file(gitfile).value_or(""));
+  if (text.rfind("gitdir: ", 0) != 0) return {};
+  auto git_dir = util::real_path(util::absolute(text.substr(8), path));
+  auto worktrees = util::real_path(util::join(project.common_dir(), "worktrees"));
+  if (!git_dir || !worktrees || util::dirname(*git_dir) != *worktrees) return {};
+  // git's record of where this worktree lives must be this very tree.
+  std::string back = chomp(util::read_file(util::join(*git_dir, "gitdir")).value_or(""));
+  auto here = util::real_path(gitfile);
+  if (back.empty() || !here || util::real_path(back).value_or("") != *here) return {};
+  // What any worktree that has seen commits and fetches holds; the leftovers among these are
+  // removed when the tree is recycled.
+  static const std::vector<std::string> plain = {"HEAD",       "ORIG_HEAD", "COMMIT_EDITMSG",
+                                                 "FETCH_HEAD", "commondir", "gitdir",
+                                                 "index",      "locked",    "logs"};
+  DIR* d = ::opendir(git_dir->c_str());
+  if (!d) return {};
+  bool ok = true;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    if (std::find(plain.begin(), plain.end(), name) == plain.end()) ok = false;
+  }
+  ::closedir(d);
+  if (!ok) return {};
+  DIR* logs = ::opendir(util::join(*git_dir, "logs").c_str());
+  if (logs) {
+    while (dirent* e = ::readdir(logs)) {
+      std::string name = e->d_name;
+      if (name != "." && name != ".." && name != "HEAD") ok = false;
+    }
+    ::closedir(logs);
+  }
+  return ok ? *git_dir : std::string();
+}
+
+// After reset and clean: is every tracked path what a fresh checkout would have made? Regular
+// files with one link, our owner and the umask's permissions; symlinks; real directories. (git
+// does not rewrite a file whose content matches, so a hard link to a file elsewhere or a chmod
+// would otherwise survive into the next workspace.)
+bool looks_fresh(const Workspace& w) {
+  auto listed = git_status_of(workspace_call(w, {"ls-files", "-s", "-z"}));
+  if (!listed || !listed->ok()) return false;
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  uid_t me = ::geteuid();
+  auto dir_ok = [&](const std::string& dir) {
+    struct stat st;
+    return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == me &&
+           (st.st_mode & 07777) == (0777 & ~mask);
+  };
+  if (!dir_ok(w.path)) return false;
+  std::vector<std::string> dirs;
+  for (const auto& entry : split_z(listed->out)) {
+    // "<mode> <oid> <stage>\t<path>"
+    auto tab = entry.find('\t');
+    if (tab == std::string::npos || entry.size() < 7) return false;
+    std::string mode = entry.substr(0, 6);
+    std::string file = entry.substr(tab + 1);
+    if (entry[tab - 1] != '0') return false; // a conflict stage: not a clean tree
+    struct stat st;
+    if (::lstat(util::join(w.path, file).c_str(), &st) != 0) return false;
+    if (mode == "100644" || mode == "100755") {
+      mode_t want = (mode == "100755" ? 0777 : 0666) & ~mask;
+      if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != me ||
+          (st.st_mode & 07777) != want)
+        return false;
+    } else if (mode == "120000") {
+      if (!S_ISLNK(st.st_mode) || st.st_uid != me) return false;
+    } else {
+      return false; // a submodule (160000): its checkout is not ours to vouch for
+    }
+    for (auto slash = file.find('/'); slash != std::string::npos; slash = file.find('/', slash + 1))
+      dirs.push_back(file.substr(0, slash));
+  }
+  std::sort(dirs.begin(), dirs.end());
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  for (const auto& dir : dirs)
+    if (!dir_ok(util::join(w.path, dir))) return false;
+  return true;
+}
+
+// Turn the discarded tree at `path` into a ready slot at `commit`. False when it cannot be
+// recycled (the caller deletes it); true when it is dealt with, as a slot or deleted here.
+bool recycle_tree(const Project& project, const std::string& path, const std::string& commit) {
+  Registry registry(project.berth_dir());
+  SlotRecord r;
+  {
+    auto lock = registry.lock();
+    if (!lock || !util::is_directory(path)) return false;
+    std::string git_dir = recyclable_git_dir(project, path);
+    if (git_dir.empty()) return false;
+    static int counter = 0;
+    r.slot.id = fmt::format("slot-{}-{}-r{}", unix_now(), ::getpid(), ++counter);
+    r.slot.path = util::join(slots_dir(project), r.slot.id);
+    r.slot.git_dir = git_dir;
+    r.slot.commit = commit;
+    r.slot.state = "filling";
+    r.slot.created = unix_now();
+    r.pid = static_cast<int>(::getpid());
+    r.pid_start = util::process_start_time(::getpid());
+    // The record first: if we die from here on, the next fill sees a dead filler's slot and
+    // removes it (before the move, it removes nothing and the tree stays in the trash).
+    if (!util::make_dirs(slots_dir(project)) || !save_slot(project, r)) return false;
+    auto moved = git_status_of(
+        repo_call(project, {"worktree", "move", "--force", "--force", path, r.slot.path}));
+    if (!moved || !moved->ok()) {
+      ::unlink(record_path(project, r.slot.id).c_str());
+      return false;
+    }
+    (void)git_status_of(repo_call(project, {"worktree", "unlock", r.slot.path}));
+    (void)git_status_of(
+        repo_call(project, {"worktree", "lock", "--reason", kSlotLockReason, r.slot.path}));
+  }
+  Workspace w;
+  w.name = r.slot.id;
+  w.path = r.slot.path;
+  w.git_dir = r.slot.git_dir;
+  // The previous workspace's HEAD history goes; HEAD is detached at the commit (its branch is
+  // gone already), then the files follow: only those that differ are written, and every
+  // untracked or ignored leftover is removed.
+  for (const char* leftover : {"ORIG_HEAD", "COMMIT_EDITMSG", "FETCH_HEAD", "logs/HEAD"})
+    ::unlink(util::join(w.git_dir, leftover).c_str());
+  auto tuning = checkout_tuning(project);
+  std::vector<std::string> reset = tuning ? tuning->args : std::vector<std::string>{};
+  reset.insert(reset.end(), {"reset", "--hard", "-q"});
+  auto ok = [](const Result<util::ProcessResult>& x) { return x && x->ok(); };
+  bool fresh =
+      ok(git_status_of(workspace_call(w, {"update-ref", "--no-deref", "-m",
+                                          "berth: recycled into the pool", "HEAD", commit}))) &&
+      ok(git_status_of(workspace_call(w, reset))) &&
+      ok(git_status_of(workspace_call(w, {"clean", "-ffdxq"}))) && looks_fresh(w);
+  if (fresh) {
+    settle(w);
+    auto status = git_status_of(workspace_call(
+        w, {"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching"}));
+    fresh = ok(status) && status->out.empty();
+  }
+  auto lock = registry.lock();
+  if (!fresh) {
+    forget_slot(project, r);
+    return true;
+  }
+  r.slot.state = "ready";
+  r.pid = 0;
+  r.pid_start = 0;
+  if (!save_slot(project, r)) forget_slot(project, r);
+  return true;
+}
+
+// Discarded trees moved aside by `discard`: reset into the pool while it has fewer than `room`
+// slots (and `commit` is known), deleted otherwise. Runs in the background filler.
+int reap_trash(const Project& project, int64_t room = 0, const std::string& commit = {}) {
   int reaped = 0;
   std::string dir = trash_dir(project);
   DIR* d = ::opendir(dir.c_str());
@@ -206,10 +367,17 @@ int reap_trash(const Project& project) {
   ::closedir(d);
   for (const auto& name : names) {
     std::string path = util::join(dir, name);
+    ++reaped;
+    if (!commit.empty() && room > 0) {
+      auto slots = load_slots(project);
+      int64_t present = std::count_if(slots.begin(), slots.end(), [](const SlotRecord& r) {
+        return r.slot.state == "ready" || util::process_alive(r.pid, r.pid_start);
+      });
+      if (present < room && recycle_tree(project, path, commit)) continue;
+    }
     auto removed =
         git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
     if ((!removed || !removed->ok()) && util::is_within(path, dir)) (void)util::remove_tree(path);
-    ++reaped;
   }
   return reaped;
 }
@@ -233,7 +401,7 @@ std::string trash_dir(const Project& project) {
 Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const std::string& path,
                                                 const std::string& branch, const std::string& start,
                                                 const std::string& lock_reason) {
-  if (project.config().get_int("pool.size") <= 0) return std::optional<TakenSlot>();
+  // Slots are used whenever there are some (even made by hand with pool.size = 0).
   for (const auto& r : load_slots(project)) {
     if (r.slot.state != "ready" || !util::is_directory(r.slot.path) ||
         !util::is_directory(r.slot.git_dir))
@@ -283,8 +451,9 @@ Result<PoolStatus> pool_fill(const Project& project, int64_t count) {
     auto lock = BERTH_TRY(registry.lock());
     drop_dead_slots(project);
   }
-  reap_trash(project);
   std::string commit = BERTH_TRY(main_head(project));
+  // Discarded trees first: recycled into the pool while it has room, deleted beyond that.
+  reap_trash(project, count, commit);
   if (commit.empty())
     return fail(ErrorCode::empty_repository, "the repository has no commit to fill the pool with");
   for (;;) {
