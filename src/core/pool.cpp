@@ -312,9 +312,9 @@ bool recycle_tree(const Project& project, const std::string& path, const std::st
       ::unlink(record_path(project, r.slot.id).c_str());
       return false;
     }
-    (void)git_status_of(repo_call(project, {"worktree", "unlock", r.slot.path}));
-    (void)git_status_of(
-        repo_call(project, {"worktree", "lock", "--reason", kSlotLockReason, r.slot.path}));
+    Workspace recycled;
+    recycled.git_dir = r.slot.git_dir;
+    set_lock_reason(project, recycled, kSlotLockReason);
   }
   Workspace w;
   w.name = r.slot.id;
@@ -428,8 +428,7 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
                   fmt::format("cannot create branch '{}': {}", branch, chomp(made.err)));
     }
     BERTH_TRY(git(workspace_call(w, {"symbolic-ref", "HEAD", "refs/heads/" + branch})));
-    (void)git_status_of(repo_call(project, {"worktree", "unlock", path}));
-    (void)git_status_of(repo_call(project, {"worktree", "lock", "--reason", lock_reason, path}));
+    set_lock_reason(project, w, lock_reason);
     return std::optional<TakenSlot>(TakenSlot{r.slot.git_dir, r.slot.commit});
   }
   return std::optional<TakenSlot>();

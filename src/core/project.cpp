@@ -44,24 +44,26 @@ Result<Project> Project::open(const ProjectOptions& options) {
                 fmt::format("cannot use '{}': no such directory", p.cwd_),
                 "pass -C an existing directory inside a git repository");
 
-  GitCall probe{
-      {"rev-parse", "--path-format=absolute", "--git-common-dir", "--is-inside-work-tree"},
-      p.cwd_,
-      {},
-      {},
-      util::Stream::pipe};
+  // One call answers where the repository is and which work tree we stand in; outside a work
+  // tree (a bare repository, a .git dir) git prints the first two answers, then refuses the third.
+  GitCall probe{{"rev-parse", "--path-format=absolute", "--git-common-dir", "--is-inside-work-tree",
+                 "--show-toplevel"},
+                p.cwd_,
+                {},
+                {},
+                util::Stream::pipe};
   auto probed = BERTH_TRY(git_status_of(probe));
-  if (!probed.ok())
+  auto lines = split_lines(probed.out);
+  bool outside_work_tree = lines.size() >= 2 && lines[1] == "false";
+  if (!probed.ok() && !outside_work_tree)
     return fail(ErrorCode::not_a_repository, fmt::format("not a git repository: {}", p.cwd_),
                 "run berth inside a git repository, or point -C at one");
-  auto lines = split_lines(probed.out);
-  if (lines.size() < 2)
+  if (lines.size() < 2 || (!outside_work_tree && lines.size() < 3))
     return tl::unexpected(git_error(probe, probed, "unexpected rev-parse output"));
   auto common = util::real_path(lines[0]);
   if (!common) return fail(ErrorCode::io_error, common.error());
   p.common_dir_ = *common;
-  if (lines[1] == "true")
-    p.current_worktree_ = BERTH_TRY(git_out(p.cwd_, {"rev-parse", "--show-toplevel"}));
+  if (!outside_work_tree) p.current_worktree_ = lines[2];
 
   // The first entry of `worktree list` is the main worktree (or the bare repository itself).
   // While another process is half-way through `git worktree add` (another `berth new`, whose

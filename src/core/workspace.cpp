@@ -54,21 +54,27 @@ std::map<std::string, std::optional<std::string>> berth_identity() {
 
 Result<CheckoutTuning> checkout_tuning(const Project& project) {
   CheckoutTuning t;
+  // One config read for everything a checkout depends on (each git call costs a few ms, and
+  // taking a pool slot should cost about ten of them in all).
+  auto read = BERTH_TRY(git_status_of(repo_call(
+      project,
+      {"config", "-z", "--get-regexp",
+       "^(checkout\\.workers|filter\\.lfs\\.process|filter\\.lfs\\.smudge|core\\.hookspath)$"})));
+  std::map<std::string, std::string> config;
+  for (const auto& entry : split_z(read.out)) {
+    auto nl = entry.find('\n');
+    config[entry.substr(0, nl)] = nl == std::string::npos ? "" : entry.substr(nl + 1);
+  }
+  if (auto it = config.find("core.hookspath"); it != config.end()) t.hooks_path = it->second;
   // git's own default is one checkout worker; a fresh workspace writes every file, so use the
   // cores unless the user chose a value.
-  auto workers =
-      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "checkout.workers"})));
-  if (!workers.ok())
+  if (!config.count("checkout.workers"))
     t.args = {"-c", fmt::format("checkout.workers={}",
                                 std::max(1u, std::thread::hardware_concurrency()))};
   // LFS: with setup.lfs = "skip", files stay pointers (git-lfs's own --skip mode). Without
   // git-lfs installed but its filter configured, git would die mid-checkout: check out the
   // pointers instead, and say so.
-  auto lfs_filter =
-      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "filter.lfs.process"})));
-  auto lfs_smudge =
-      BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "filter.lfs.smudge"})));
-  bool lfs_configured = lfs_filter.ok() || lfs_smudge.ok();
+  bool lfs_configured = config.count("filter.lfs.process") || config.count("filter.lfs.smudge");
   if (lfs_configured && util::find_in_path("git-lfs").empty()) {
     t.args.insert(t.args.end(), {"-c", "filter.lfs.process=", "-c", "filter.lfs.smudge=", "-c",
                                  "filter.lfs.required=false"});
@@ -79,6 +85,14 @@ Result<CheckoutTuning> checkout_tuning(const Project& project) {
                                  "filter.lfs.smudge=git-lfs smudge --skip -- %f"});
   }
   return t;
+}
+
+static bool hook_exists(const Project& project, const Workspace& w, const std::string& hooks_path,
+                        const std::string& name) {
+  // Where git looks: core.hooksPath (relative to the work tree), else <common-dir>/hooks.
+  std::string dir = hooks_path.empty() ? util::join(project.common_dir(), "hooks")
+                                       : util::absolute(hooks_path, w.path);
+  return ::access(util::join(dir, name).c_str(), X_OK) == 0;
 }
 
 namespace {
@@ -109,11 +123,14 @@ std::string idle_lock_reason(const Workspace& workspace) {
 
 void set_lock_reason(const Project& project, const Workspace& workspace,
                      const std::string& reason) {
-  auto current = util::read_file(util::join(workspace.git_dir, "locked"));
+  (void)project;
+  std::string locked = util::join(workspace.git_dir, "locked");
+  auto current = util::read_file(locked);
   if (!current || current->rfind(kLockReasonPrefix, 0) != 0) return;
-  // git has no "change the reason": unlock and lock again at once.
-  (void)git_status_of(repo_call(project, {"worktree", "unlock", workspace.path}));
-  (void)git_status_of(repo_call(project, {"worktree", "lock", "--reason", reason, workspace.path}));
+  // git has no "change the reason", and unlock + lock would leave a moment unlocked (and cost two
+  // processes): replace the lock file's content atomically instead. Its format is git's
+  // documented one (gitrepository-layout: worktrees/<id>/locked holds the reason).
+  (void)util::write_file_atomic(locked, reason + "\n");
 }
 
 namespace {
@@ -276,6 +293,7 @@ struct CreatePlan {
   Populate populate;
   SetupListener on_setup;
   bool no_pool = false;
+  std::string hooks_path; // core.hooksPath, if set
 };
 
 Result<std::string> branch_for(const Project& project, const std::string& name) {
@@ -406,16 +424,19 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
 
   // The user's post-checkout hook runs as `git worktree add` would run it (old = null, flag = 1);
   // its output goes to stderr, like git's, so stdout stays the workspace path alone.
-  GitCall hook{
-      {"hook", "run", "--ignore-missing", "post-checkout", "--", kNullOid, plan.start, "1"},
-      w.path,
-      {},
-      {},
-      util::Stream::inherit};
-  auto hooked = git_status_of(hook);
-  if (hooked && !hooked->ok())
-    created.warnings.push_back(
-        fmt::format("post-checkout hook failed (exit {})", hooked->status()));
+  // (Only when there is one: `git hook run` costs a process even with nothing to run.)
+  if (hook_exists(project, w, plan.hooks_path, "post-checkout")) {
+    GitCall hook{
+        {"hook", "run", "--ignore-missing", "post-checkout", "--", kNullOid, plan.start, "1"},
+        w.path,
+        {},
+        {},
+        util::Stream::inherit};
+    auto hooked = git_status_of(hook);
+    if (hooked && !hooked->ok())
+      created.warnings.push_back(
+          fmt::format("post-checkout hook failed (exit {})", hooked->status()));
+  }
 
   // Make it ready to work in: included files, caches, submodules, trusted setup commands. A
   // failing setup command keeps the workspace, marked, with the failure reported.
@@ -552,7 +573,9 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
   }
   auto checkout = BERTH_TRY(checkout_tuning(project));
   auto tuning = checkout.args;
-  CreatePlan plan{options.name, base, base, options.owner, {}, options.on_setup, options.no_pool};
+  CreatePlan plan{
+      options.name,       base, base, options.owner, {}, options.on_setup, options.no_pool,
+      checkout.hooks_path};
   if (options.carry) {
     // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
     // index, so their checkout is not touched in any way; the new workspace gets it as its work
@@ -651,7 +674,9 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
             w.name, project.workspace_root(), w.path),
         "move or delete that directory yourself, then run `berth discard` again");
 
-  WorkspaceStatus before = present ? status_of(w) : WorkspaceStatus{};
+  // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
+  // tree is walked once, not twice; only --no-trash needs a status first.
+  WorkspaceStatus before = present && trash == Trash::no ? status_of(w) : WorkspaceStatus{};
   std::string tip_out;
   if (auto tip = git_status_of(
           repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
@@ -684,6 +709,14 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
       return tl::unexpected(snap.error());
     }
     d.snapshot = *snap;
+    // Unsaved work: a tree or a history that differs from the base.
+    auto trees = git_status_of(
+        repo_call(project, {"rev-parse", snap->commit + "^{tree}", w.base + "^{tree}"}));
+    if (trees && trees->ok()) {
+      auto lines = split_lines(trees->out);
+      d.unsaved_work =
+          d.unsaved_work || snap->head != w.base || (lines.size() == 2 && lines[0] != lines[1]);
+    }
     if (!present)
       d.warnings.push_back(
           symlinked ? "the workspace directory had been replaced by a symlink: only its commits "
@@ -784,7 +817,9 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
                   snap.owner,
                   fill_from_trees(tuning, snap.commit,
                                   snap.index_commit.empty() ? snap.head : snap.index_commit),
-                  {}};
+                  {},
+                  false,
+                  checkout.hooks_path};
   Created created = BERTH_TRY(create(project, plan));
   created.warnings.insert(created.warnings.end(), checkout.warnings.begin(),
                           checkout.warnings.end());

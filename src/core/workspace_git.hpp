@@ -22,6 +22,7 @@ int64_t unix_now();
 struct CheckoutTuning {
   std::vector<std::string> args;
   std::vector<std::string> warnings;
+  std::string hooks_path; ///< core.hooksPath ("" when unset)
 };
 Result<CheckoutTuning> checkout_tuning(const Project& project);
 
