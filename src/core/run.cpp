@@ -114,6 +114,8 @@ Result<Workspace> lease(const Project& project, const std::string& name, State* 
         ErrorCode::busy,
         fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
         "wait for it to finish");
+  // A run whose berth died mid-way (kill -9) may have left a sandboxed session: finish it.
+  if (held(w)) (void)recover_confined_session(project, w);
   *previous = held(w) ? State::ready : w.state;
   if (w.port == 0) {
     auto others = BERTH_TRY(registry.load_all());
@@ -243,6 +245,7 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
 
   auto child = util::spawn(spawn);
   if (mode) release_sandbox(sandbox);
+  if (child && session) record_session_command(project, w, *session, child->pid());
   if (!child) {
     // Like a shell: 127 when the command cannot be started.
     result.exit_status = 127;
@@ -250,7 +253,9 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
   } else {
     std::optional<TerminalForeground> terminal;
     if (!mode) terminal.emplace(child->pid());
-    ForwardSignals forward(child->pid());
+    // The group outlives its leader: once the leader is reaped, reach it by its id.
+    pid_t group = child->pid();
+    ForwardSignals forward(group);
     std::optional<std::chrono::milliseconds> limit;
     if (options.timeout)
       limit = std::chrono::milliseconds(static_cast<int64_t>(*options.timeout * 1000));
@@ -259,14 +264,14 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
     if (waited && timed_out) {
       // The whole group: TERM, a grace period, then KILL.
       result.timed_out = true;
-      child->signal_group(SIGTERM);
+      ::kill(-group, SIGTERM);
       bool still = false;
       waited = child->wait(std::chrono::milliseconds(2000), &still);
       if (waited && still) {
-        child->signal_group(SIGKILL);
+        ::kill(-group, SIGKILL);
         waited = child->wait();
       }
-      child->signal_group(SIGKILL); // stragglers that ignored TERM in the group
+      ::kill(-group, SIGKILL); // stragglers that ignored TERM in the group
     }
     if (!waited) result.warnings.push_back(waited.error());
     result.exit_status = result.timed_out ? 124 : waited ? waited->status() : 1;

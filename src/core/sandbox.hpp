@@ -67,9 +67,19 @@ struct ConfinedSession {
   /// the workspace's gitfile and the admin dir's commondir, gitdir and config.worktree. Their
   /// content when the session began (nullopt: absent); end_confined_session puts it back.
   std::vector<std::pair<std::string, std::optional<std::string>>> trusted_files;
+  /// The sandboxed command (the leader of its own session), once started; 0 before.
+  int command_pid = 0;
+  int64_t command_start = 0;
 };
 
+/// Begin a session. What ending it needs is also written to <common>/berth/sessions/<slug>.json
+/// (read-only to the sandbox), so that a berth killed mid-run can be finished by the next one.
 Result<ConfinedSession> begin_confined_session(const Project& project, const Workspace& workspace);
+
+/// Note the sandboxed command's process in the session record, so that recovery can stop a tree
+/// its dead berth left running.
+void record_session_command(const Project& project, const Workspace& workspace,
+                            ConfinedSession& session, int pid);
 
 /// After the command: migrate the quarantined objects into the shared store, verify that the new
 /// HEAD is connected, fast-forward the workspace branch to it and re-attach HEAD; remove the
@@ -81,5 +91,12 @@ struct SessionOutcome {
 };
 Result<SessionOutcome> end_confined_session(const Project& project, const Workspace& workspace,
                                             const ConfinedSession& session);
+
+/// Finish the session a dead berth left behind (kill -9 mid-run): stop the sandboxed command's
+/// session if it still runs, then end the session as end_confined_session does (trusted files put
+/// back, objects migrated, branch fast-forwarded, HEAD re-attached). nullopt when the workspace
+/// has no unfinished session. Call only while no live process holds the workspace.
+Result<std::optional<SessionOutcome>> recover_confined_session(const Project& project,
+                                                               const Workspace& workspace);
 
 } // namespace berth

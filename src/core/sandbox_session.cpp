@@ -8,12 +8,17 @@
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
+#include "util/process_info.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace berth {
@@ -77,6 +82,8 @@ void restore_trusted_files(const ConfinedSession& session, std::vector<std::stri
 // (git's own check for a received push) before one pack appears in the store, .idx last so that
 // no reader sees a pack without its index.
 Result<int> migrate_objects(const Project& project, const std::string& quarantine) {
+  // Gone: a recovery after the objects were migrated and the quarantine removed.
+  if (!util::is_directory(quarantine)) return 0;
   // An alternates file the command planted would make its objects look like ours.
   ::unlink(util::join(quarantine, "info/alternates").c_str());
   std::map<std::string, std::optional<std::string>> only_quarantine = {
@@ -130,6 +137,124 @@ Result<std::string> orphan_ref(const Project& project, const Workspace& workspac
   }
 }
 
+// The session record: what end_confined_session needs, so that the next berth command can finish
+// a session whose berth was killed. It lives in the common dir, which the sandbox cannot write.
+// File contents are kept as hex: a trusted file need not be UTF-8.
+std::string session_record_path(const Project& project, const Workspace& workspace) {
+  return util::join(project.berth_dir(), "sessions/" + name_slug(workspace.name) + ".json");
+}
+
+std::string to_hex(const std::string& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    hex.push_back(digits[c >> 4]);
+    hex.push_back(digits[c & 15]);
+  }
+  return hex;
+}
+
+std::optional<std::string> from_hex(const std::string& hex) {
+  if (hex.size() % 2) return std::nullopt;
+  std::string bytes;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    auto nibble = [](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      return -1;
+    };
+    int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    bytes.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return bytes;
+}
+
+Result<void> write_session_record(const Project& project, const Workspace& workspace,
+                                  const ConfinedSession& session) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& [path, content] : session.trusted_files)
+    files.push_back(
+        {{"path", path}, {"content_hex", content ? nlohmann::json(to_hex(*content)) : nullptr}});
+  std::string text;
+  try {
+    text = nlohmann::json{{"version", 1},
+                          {"name", workspace.name},
+                          {"berth_pid", ::getpid()},
+                          {"quarantine", session.quarantine},
+                          {"tmpdir", session.tmpdir},
+                          {"branch_tip", session.branch_tip},
+                          {"trusted_files", files},
+                          {"command_pid", session.command_pid},
+                          {"command_start", session.command_start}}
+               .dump(2) +
+           "\n";
+  } catch (const nlohmann::json::exception& e) {
+    return fail(ErrorCode::io_error,
+                fmt::format("cannot record the sandboxed session: {}", e.what()));
+  }
+  std::string path = session_record_path(project, workspace);
+  if (auto made = util::make_dirs(util::dirname(path), 0700); !made)
+    return fail(ErrorCode::io_error, made.error());
+  if (auto written = util::write_file_atomic(path, text); !written)
+    return fail(ErrorCode::io_error, written.error());
+  return {};
+}
+
+Result<std::optional<ConfinedSession>> read_session_record(const Project& project,
+                                                           const Workspace& workspace) {
+  std::string path = session_record_path(project, workspace);
+  if (!util::exists(path)) return std::optional<ConfinedSession>();
+  auto text = util::read_file(path);
+  auto bad = [&](const std::string& why) {
+    return fail(
+        ErrorCode::interrupted,
+        fmt::format("the record of an interrupted sandboxed run is unreadable: {}", why),
+        fmt::format("inspect {}, re-attach HEAD (`git -C {} symbolic-ref HEAD refs/heads/{}`) "
+                    "and remove the record",
+                    path, workspace.path, workspace.branch));
+  };
+  if (!text) return bad(text.error());
+  try {
+    auto j = nlohmann::json::parse(*text);
+    ConfinedSession session;
+    session.quarantine = j.at("quarantine").get<std::string>();
+    session.tmpdir = j.at("tmpdir").get<std::string>();
+    session.branch_tip = j.at("branch_tip").get<std::string>();
+    session.command_pid = j.value("command_pid", 0);
+    session.command_start = j.value("command_start", int64_t{0});
+    for (const auto& file : j.at("trusted_files")) {
+      std::optional<std::string> content;
+      if (!file.at("content_hex").is_null()) {
+        content = from_hex(file.at("content_hex").get<std::string>());
+        if (!content) return bad("a saved file is not hex");
+      }
+      session.trusted_files.emplace_back(file.at("path").get<std::string>(), content);
+    }
+    // Only the files berth itself records: a record never names anything else to rewrite.
+    auto expected = trusted_paths(workspace);
+    if (session.trusted_files.size() != expected.size()) return bad("unexpected trusted files");
+    for (size_t i = 0; i < expected.size(); ++i)
+      if (session.trusted_files[i].first != expected[i]) return bad("unexpected trusted files");
+    return std::optional<ConfinedSession>(std::move(session));
+  } catch (const nlohmann::json::exception& e) {
+    return bad(e.what());
+  }
+}
+
+// Stop the command a dead berth left running: the leader of its own session (Landlock mode;
+// under bwrap the tree died with berth already). SIGKILL to its process group, then wait a
+// moment for it to go.
+void stop_session_command(const ConfinedSession& session) {
+  if (session.command_pid <= 0 || !util::process_alive(session.command_pid, session.command_start))
+    return;
+  ::kill(-session.command_pid, SIGKILL);
+  ::kill(session.command_pid, SIGKILL);
+  for (int i = 0; i < 100 && util::process_alive(session.command_pid, session.command_start); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
 } // namespace
 
 Result<ConfinedSession> begin_confined_session(const Project& project, const Workspace& workspace) {
@@ -171,11 +296,17 @@ Result<ConfinedSession> begin_confined_session(const Project& project, const Wor
     if (auto made = util::make_dirs(util::join(session.quarantine, sub)); !made)
       return undo(Error{ErrorCode::io_error, made.error(), {}, std::nullopt, {}});
 
+  // The record first: from here on a berth killed mid-run leaves what the next one needs.
+  if (auto recorded = write_session_record(project, workspace, session); !recorded)
+    return undo(recorded.error());
   // Detach: a commit inside then moves only the per-worktree HEAD, in the writable admin dir.
   auto detached =
       git(workspace_call(workspace, {"update-ref", "--no-deref", "-m",
                                      "berth: sandboxed run begins", "HEAD", session.branch_tip}));
-  if (!detached) return undo(detached.error());
+  if (!detached) {
+    ::unlink(session_record_path(project, workspace).c_str());
+    return undo(detached.error());
+  }
 
   for (const auto& [key, value] : quarantine_env(project, session.quarantine))
     session.env[key] = *value;
@@ -198,16 +329,19 @@ Result<SessionOutcome> end_confined_session(const Project& project, const Worksp
   std::string branch_ref = "refs/heads/" + workspace.branch;
 
   GitCall read_head = workspace_call(workspace, {"rev-parse", "--verify", "-q", "HEAD^{commit}"});
-  read_head.env = quarantine_env(project, session.quarantine);
+  if (util::is_directory(session.quarantine))
+    read_head.env = quarantine_env(project, session.quarantine);
   auto head = BERTH_TRY(git_status_of(read_head));
   outcome.new_head = head.ok() ? chomp(head.out) : session.branch_tip;
   if (!head.ok())
     outcome.warnings.push_back("the sandboxed command left HEAD pointing at no commit; the branch "
                                "stays where it was");
 
+  // Once HEAD is on its branch again the session is over: its record goes.
   auto reattach = [&]() -> Result<void> {
     BERTH_TRY(git(workspace_call(
         workspace, {"symbolic-ref", "-m", "berth: sandboxed run ends", "HEAD", branch_ref})));
+    ::unlink(session_record_path(project, workspace).c_str());
     return {};
   };
 
@@ -232,20 +366,22 @@ Result<SessionOutcome> end_confined_session(const Project& project, const Worksp
                                         "--not", session.branch_tip})));
       auto ancestor = BERTH_TRY(git_status_of(repo_call(
           project, {"merge-base", "--is-ancestor", session.branch_tip, outcome.new_head})));
-      bool moved = false;
-      if (ancestor.ok()) {
+      auto current = BERTH_TRY(git_status_of(
+          repo_call(project, {"rev-parse", "--verify", "-q", branch_ref + "^{commit}"})));
+      // Already there: a recovery of a session whose berth died after moving the branch.
+      bool moved = current.ok() && chomp(current.out) == outcome.new_head;
+      if (!moved && ancestor.ok()) {
         // Compare-and-swap: if the branch moved meanwhile, nothing is overwritten.
         auto updated = BERTH_TRY(
             git_status_of(repo_call(project, {"update-ref", "-m", "berth: sandboxed run",
                                               branch_ref, outcome.new_head, session.branch_tip})));
         moved = updated.ok();
-        if (moved) {
-          auto count = BERTH_TRY(git(repo_call(
-              project, {"rev-list", "--count", outcome.new_head, "--not", session.branch_tip})));
-          outcome.commits = std::atoi(chomp(count.out).c_str());
-        }
       }
-      if (!moved) {
+      if (moved) {
+        auto count = BERTH_TRY(git(repo_call(
+            project, {"rev-list", "--count", outcome.new_head, "--not", session.branch_tip})));
+        outcome.commits = std::atoi(chomp(count.out).c_str());
+      } else {
         std::string ref = BERTH_TRY(orphan_ref(project, workspace, outcome.new_head));
         outcome.warnings.push_back(fmt::format(
             "the sandboxed run left HEAD at {}, which does not extend {}; the branch is unchanged "
@@ -263,6 +399,26 @@ Result<SessionOutcome> end_confined_session(const Project& project, const Worksp
   if (auto removed = util::remove_tree(session.tmpdir); !removed)
     outcome.warnings.push_back(removed.error());
   return outcome;
+}
+
+void record_session_command(const Project& project, const Workspace& workspace,
+                            ConfinedSession& session, int pid) {
+  session.command_pid = pid;
+  session.command_start = util::process_start_time(pid);
+  // Without it, recovery still finishes the session; it just cannot stop a left-over tree.
+  (void)write_session_record(project, workspace, session);
+}
+
+Result<std::optional<SessionOutcome>> recover_confined_session(const Project& project,
+                                                               const Workspace& workspace) {
+  auto session = BERTH_TRY(read_session_record(project, workspace));
+  if (!session) return std::optional<SessionOutcome>();
+  stop_session_command(*session);
+  auto outcome = BERTH_TRY(end_confined_session(project, workspace, *session));
+  outcome.warnings.insert(
+      outcome.warnings.begin(),
+      fmt::format("finished the sandboxed run in {} that was interrupted", workspace.name));
+  return std::optional<SessionOutcome>(std::move(outcome));
 }
 
 } // namespace berth
