@@ -174,6 +174,14 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
   auto mode = BERTH_TRY(sandbox_mode(project, options));
   if (options.timeout && !(*options.timeout > 0))
     return fail(ErrorCode::usage, "--timeout must be a positive number of seconds");
+  // Every usage error before anything happens: a refused run changes nothing.
+  std::map<std::string, std::string> extra_env;
+  for (const auto& kv : options.env) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return fail(ErrorCode::usage, fmt::format("--env '{}': expected KEY=VALUE", kv));
+    extra_env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
   RunResult result;
   if (options.ephemeral) {
     NewOptions create;
@@ -199,14 +207,8 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
   spawn.group = util::ProcessGroup::own;
   for (const auto& [key, value] : workspace_environment(project, w))
     spawn.env[key] = value;
-  for (const auto& kv : options.env) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      release(project, w.name, previous);
-      return fail(ErrorCode::usage, fmt::format("--env '{}': expected KEY=VALUE", kv));
-    }
-    spawn.env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  for (const auto& [key, value] : extra_env)
+    spawn.env[key] = value;
 
   // The sandbox: a confined session (detached HEAD, object quarantine, private TMPDIR) and the
   // kernel-enforced policy around the child.

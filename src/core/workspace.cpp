@@ -642,6 +642,19 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   BERTH_TRY(recover_interrupted(project));
   Registry registry = registry_of(project);
   Discarded d;
+  // --force on a busy workspace stops what runs there first: the `berth run` holding it (which
+  // passes the TERM on to its command's whole process group and then releases its lease), then
+  // anything else still working inside the directory. Done before taking the lock, which the run
+  // needs to release its lease.
+  if (force == Force::yes) {
+    Workspace current = BERTH_TRY(load_workspace(project, name));
+    if (current.state == State::busy &&
+        util::process_alive(current.holder_pid, current.holder_start)) {
+      util::stop_processes({static_cast<pid_t>(current.holder_pid)}, 10000);
+      if (util::is_directory(current.path))
+        util::stop_processes(util::processes_working_in(current.path), 2000);
+    }
+  }
   auto lock = BERTH_TRY(registry.lock());
   Workspace w = BERTH_TRY(load_workspace(project, name));
   d.workspace = w;

@@ -4,8 +4,10 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <dirent.h>
 #include <signal.h>
 #include <string>
+#include <unistd.h>
 
 namespace util {
 
@@ -30,6 +32,41 @@ bool process_alive(pid_t pid, int64_t start_time) {
   if (start_time == 0) return true;
   int64_t now = process_start_time(pid);
   return now == 0 || now == start_time;
+}
+
+std::vector<pid_t> processes_working_in(const std::string& dir) {
+  std::vector<pid_t> found;
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return found;
+  while (dirent* e = ::readdir(proc)) {
+    char* end = nullptr;
+    long pid = std::strtol(e->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0 || pid == ::getpid()) continue;
+    char buf[4096];
+    std::string link = std::string("/proc/") + e->d_name + "/cwd";
+    ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
+    if (n <= 0) continue;
+    std::string cwd(buf, static_cast<size_t>(n));
+    if (cwd == dir ||
+        (cwd.size() > dir.size() && cwd.compare(0, dir.size(), dir) == 0 && cwd[dir.size()] == '/'))
+      found.push_back(static_cast<pid_t>(pid));
+  }
+  ::closedir(proc);
+  return found;
+}
+
+void stop_processes(const std::vector<pid_t>& pids, int grace_ms) {
+  for (pid_t pid : pids)
+    ::kill(pid, SIGTERM);
+  for (int waited = 0; waited < grace_ms; waited += 20) {
+    bool any = false;
+    for (pid_t pid : pids)
+      if (::kill(pid, 0) == 0) any = true;
+    if (!any) return;
+    ::usleep(20000);
+  }
+  for (pid_t pid : pids)
+    ::kill(pid, SIGKILL);
 }
 
 } // namespace util

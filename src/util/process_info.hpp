@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace util {
 
@@ -12,5 +14,11 @@ int64_t process_start_time(pid_t pid);
 
 /// True when `pid` runs and, if `start_time` is non-zero, started at that time.
 bool process_alive(pid_t pid, int64_t start_time);
+
+/// Processes (other than this one) whose current directory is `dir` or beneath it.
+std::vector<pid_t> processes_working_in(const std::string& dir);
+
+/// Send SIGTERM to each pid, give them `grace_ms` to end, then SIGKILL those still alive.
+void stop_processes(const std::vector<pid_t>& pids, int grace_ms);
 
 } // namespace util

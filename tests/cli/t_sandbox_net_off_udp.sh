@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# With --net off, a sandboxed command cannot reach a UDP listener on the host; nothing arrives.
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/sandbox_helpers.sh"
+
+attempt() { net_off_attempt udp; }
+escape_matrix attempt
