@@ -29,7 +29,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <thread>
 #include <unistd.h>
 
 namespace berth {
@@ -107,18 +106,6 @@ void forget_slot(const Project& project, const SlotRecord& r) {
   ::unlink(record_path(project, r.slot.id).c_str());
 }
 
-// Wait until the wall clock has left the second in which the index was written, then refresh it:
-// afterwards no entry's mtime equals the index's own, so none is "racily clean".
-void settle(const Workspace& w) {
-  struct stat st;
-  std::string index = util::join(w.git_dir, "index");
-  if (::stat(index.c_str(), &st) == 0) {
-    while (::time(nullptr) <= st.st_mtime)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
-}
-
 Result<std::string> main_head(const Project& project) {
   std::string where =
       project.main_worktree().empty() ? project.common_dir() : project.main_worktree();
@@ -154,10 +141,7 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
       return fail(ErrorCode::git_failed,
                   fmt::format("cannot make a pool slot: {}", chomp(added.err)));
     }
-    auto gitfile = util::read_file(util::join(r.slot.path, ".git"));
-    std::string gitdir = gitfile ? chomp(*gitfile) : std::string();
-    if (gitdir.rfind("gitdir: ", 0) == 0) gitdir = gitdir.substr(8);
-    r.slot.git_dir = util::real_path(util::absolute(gitdir, r.slot.path)).value_or("");
+    r.slot.git_dir = read_gitfile(r.slot.path);
     BERTH_TRY(save_slot(project, r));
   }
   Workspace w;
@@ -174,7 +158,7 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
     return fail(ErrorCode::git_failed, "the checkout of a pool slot failed",
                 checked ? chomp(checked->err) : checked.error().message);
   }
-  settle(w);
+  settle_index(w);
   auto lock = BERTH_TRY(registry.lock());
   r.slot.state = "ready";
   r.pid = 0;
@@ -201,23 +185,19 @@ void drop_dead_slots(const Project& project) {
 // nothing but what a plain worktree has (no sparse patterns, worktree config, submodules,
 // in-progress merge or rebase, sandbox leftovers). Empty otherwise.
 std::string recyclable_git_dir(const Project& project, const std::string& path) {
-  std::string gitfile = util::join(path, ".git");
-  if (util::is_symlink(gitfile)) return {};
-  std::string text = chomp(util::read_file(gitfile).value_or(""));
-  if (text.rfind("gitdir: ", 0) != 0) return {};
-  auto git_dir = util::real_path(util::absolute(text.substr(8), path));
+  auto git_dir = read_gitfile(path);
   auto worktrees = util::real_path(util::join(project.common_dir(), "worktrees"));
-  if (!git_dir || !worktrees || util::dirname(*git_dir) != *worktrees) return {};
+  if (git_dir.empty() || !worktrees || util::dirname(git_dir) != *worktrees) return {};
   // git's record of where this worktree lives must be this very tree.
-  std::string back = chomp(util::read_file(util::join(*git_dir, "gitdir")).value_or(""));
-  auto here = util::real_path(gitfile);
+  std::string back = chomp(util::read_file(util::join(git_dir, "gitdir")).value_or(""));
+  auto here = util::real_path(util::join(path, ".git"));
   if (back.empty() || !here || util::real_path(back).value_or("") != *here) return {};
   // What any worktree that has seen commits and fetches holds; the leftovers among these are
   // removed when the tree is recycled.
   static const std::vector<std::string> plain = {"HEAD",       "ORIG_HEAD", "COMMIT_EDITMSG",
                                                  "FETCH_HEAD", "commondir", "gitdir",
                                                  "index",      "locked",    "logs"};
-  DIR* d = ::opendir(git_dir->c_str());
+  DIR* d = ::opendir(git_dir.c_str());
   if (!d) return {};
   bool ok = true;
   while (dirent* e = ::readdir(d)) {
@@ -227,7 +207,7 @@ std::string recyclable_git_dir(const Project& project, const std::string& path) 
   }
   ::closedir(d);
   if (!ok) return {};
-  DIR* logs = ::opendir(util::join(*git_dir, "logs").c_str());
+  DIR* logs = ::opendir(util::join(git_dir, "logs").c_str());
   if (logs) {
     while (dirent* e = ::readdir(logs)) {
       std::string name = e->d_name;
@@ -235,7 +215,7 @@ std::string recyclable_git_dir(const Project& project, const std::string& path) 
     }
     ::closedir(logs);
   }
-  return ok ? *git_dir : std::string();
+  return ok ? git_dir : std::string();
 }
 
 // After reset and clean: is every tracked path what a fresh checkout would have made? Regular
@@ -335,7 +315,7 @@ bool recycle_tree(const Project& project, const std::string& path, const std::st
       ok(git_status_of(workspace_call(w, reset))) &&
       ok(git_status_of(workspace_call(w, {"clean", "-ffdxq"}))) && looks_fresh(w);
   if (fresh) {
-    settle(w);
+    settle_index(w);
     auto status = git_status_of(workspace_call(
         w, {"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching"}));
     fresh = ok(status) && status->out.empty();

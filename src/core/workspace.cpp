@@ -102,6 +102,14 @@ constexpr const char* kLockReasonPrefix = "berth";
 constexpr off_t kSettleIndexBytes = 1 << 20;
 } // namespace
 
+std::string read_gitfile(const std::string& work_tree) {
+  std::string gitfile = util::join(work_tree, ".git");
+  if (util::is_symlink(gitfile)) return {};
+  std::string text = chomp(util::read_file(gitfile).value_or(""));
+  if (text.rfind("gitdir: ", 0) != 0) return {};
+  return util::real_path(util::absolute(text.substr(8), work_tree)).value_or("");
+}
+
 void settle_index(const Workspace& w) {
   struct stat st;
   if (::stat(util::join(w.git_dir, "index").c_str(), &st) == 0)
@@ -160,14 +168,8 @@ std::string read_lock_reason(const Workspace& w, bool* locked) {
 // whose .git file does not point back. The atomic rename replaces a symlink itself, never what
 // it points to.
 void repoint_gitfile(const Workspace& w) {
-  std::string gitfile = util::join(w.path, ".git");
-  if (!util::is_symlink(gitfile)) {
-    std::string text = chomp(util::read_file(gitfile).value_or(""));
-    if (text.rfind("gitdir: ", 0) == 0 &&
-        util::real_path(util::absolute(text.substr(8), w.path)).value_or("") == w.git_dir)
-      return;
-  }
-  (void)util::write_file_atomic(gitfile, "gitdir: " + w.git_dir + "\n");
+  if (read_gitfile(w.path) == w.git_dir) return;
+  (void)util::write_file_atomic(util::join(w.path, ".git"), "gitdir: " + w.git_dir + "\n");
 }
 
 // Is `path` a place berth may delete? Only a direct child of a workspace root (the configured one
@@ -393,15 +395,12 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       }
       // The admin dir comes from the .git file git just wrote; from now on berth uses its own
       // record of it and never reads the workspace's .git again.
-      auto gitfile = util::read_file(util::join(path, ".git"));
-      std::string gitdir = gitfile ? chomp(*gitfile) : std::string();
-      if (gitdir.rfind("gitdir: ", 0) == 0) gitdir = gitdir.substr(8);
-      auto real = util::real_path(util::absolute(gitdir, path));
-      if (!real) {
+      w.git_dir = read_gitfile(path);
+      if (w.git_dir.empty()) {
         roll_back(project, w, plan.start);
-        return fail(ErrorCode::git_failed, fmt::format("git left no usable .git file in {}", path));
+        return fail(ErrorCode::git_failed, fmt::format("git left no usable .git file in {}", path),
+                    "check that the workspace root is writable and run `berth new` again");
       }
-      w.git_dir = *real;
     }
     if (auto saved = registry.save(w); !saved) {
       roll_back(project, w, plan.start);

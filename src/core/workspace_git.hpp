@@ -26,6 +26,10 @@ struct CheckoutTuning {
 };
 Result<CheckoutTuning> checkout_tuning(const Project& project);
 
+/// The admin dir a worktree's `.git` file points to (resolved, real path), or "" when the file
+/// is missing, a symlink, or not a gitfile. Read only of a tree berth just made or must verify.
+std::string read_gitfile(const std::string& work_tree);
+
 /// Wait until the clock has left the second the workspace's index was written in, then refresh
 /// the index: no entry stays "racily clean", so the next `git status` hashes nothing.
 void settle_index(const Workspace& workspace);

@@ -151,15 +151,10 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
         close_fd(*owners[i]);
     }
   }
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0) {
-    if (errno != EINTR) return tl::unexpected(fmt::format("waitpid: {}", std::strerror(errno)));
-  }
-  pid_ = -1;
-  if (WIFSIGNALED(status))
-    result.signal = WTERMSIG(status);
-  else
-    result.exit_code = WEXITSTATUS(status);
+  auto ended = wait();
+  if (!ended) return tl::unexpected(ended.error());
+  result.exit_code = ended->exit_code;
+  result.signal = ended->signal;
   return result;
 }
 

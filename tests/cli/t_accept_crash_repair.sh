@@ -26,22 +26,10 @@ echo "user staged" >>src/main.c && git add src/main.c
 echo "user scratch" >scratch.md
 user_sums=$(sha256sum README.md src/main.c scratch.md)
 user_staged=$(git rev-parse :src/main.c)
-intent=$(git rev-parse --path-format=absolute --git-common-dir)/berth/intents/main.json
 
-written() { grep -l '^new' c/*.txt 2>/dev/null | wc -l; }
-setsid "$BERTH_BIN" accept x --strategy ff >"$T/accept.out" 2>&1 &
-pid=$!
-for ((n = 0; n < 400; n++)); do
-  [[ -e $intent && $(written) -ge 4 ]] && break
-  sleep 0.02
-done
-{
-  kill -9 -- -"$pid"
-  wait "$pid" || true
-} 2>/dev/null
+. "$(dirname "$0")/crash_helpers.sh"
 # It really was caught mid-way: some files new, some old, HEAD unmoved, the record there.
-n=$(written)
-((n >= 4 && n < 20)) || { echo "not mid-way: $n files written" >&2; exit 1; }
+crash_accept_midway x --strategy ff
 assert_eq "$(git rev-parse HEAD)" "$old" "HEAD after the crash"
 [[ -e $intent ]]
 

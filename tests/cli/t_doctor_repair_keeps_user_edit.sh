@@ -14,21 +14,9 @@ ws=$(berth new x)
 for i in $(seq 1 20); do echo "new $i" >"$ws/c/f$i.txt"; done
 git config filter.slow.smudge "sh -c 'sleep 0.1; cat'"
 echo "user edit" >>README.md
-intent=$(git rev-parse --path-format=absolute --git-common-dir)/berth/intents/main.json
 
-written() { grep -l '^new' c/*.txt 2>/dev/null | wc -l; }
-setsid "$BERTH_BIN" accept x --strategy merge >"$T/accept.out" 2>&1 &
-pid=$!
-for ((n = 0; n < 400; n++)); do
-  [[ -e $intent && $(written) -ge 4 ]] && break
-  sleep 0.02
-done
-{
-  kill -9 -- -"$pid"
-  wait "$pid" || true
-} 2>/dev/null
-n=$(written)
-((n >= 4 && n < 20)) || { echo "not mid-way: $n files written" >&2; exit 1; }
+. "$(dirname "$0")/crash_helpers.sh"
+crash_accept_midway x --strategy merge
 assert_eq "$(git rev-parse HEAD)" "$old" "HEAD after the crash"
 
 # The user edits a rewritten file and one not reached yet.
