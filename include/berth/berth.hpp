@@ -397,4 +397,29 @@ std::vector<std::string> pending_accepts(const Project& project);
 /// Check the registry against git and the disk; finish or roll back interrupted accepts.
 Result<DoctorReport> doctor(const Project& project, Repair repair);
 
+// ---- the watcher (docs/performance.md) --------------------------------------------------------
+
+struct WatchStatus {
+  bool running = false;
+  int64_t pid = 0;
+  int64_t roots = 0;   ///< work trees it follows
+  int64_t watches = 0; ///< folders it watches in them
+  std::string address; ///< its abstract unix socket
+};
+/// Whether the project's watcher runs, and what it follows.
+WatchStatus watch_status(const Project& project);
+/// Stop the project's watcher; whether one was running. The next git call berth makes in a
+/// workspace starts a new one.
+bool watch_stop(const Project& project);
+
+/// `berth watch serve DIR`: run the watcher of the project whose common git dir is DIR until it
+/// is stopped, idle for `idle_seconds`, or the project is gone. Returns at once when another
+/// watcher of the project runs.
+Result<void> watch_serve(const std::string& common_dir, int idle_seconds);
+/// `berth watch hook 2 TOKEN`, run by git as its fsmonitor hook in a workspace: what changed in
+/// the work tree `root` since `token`, in git's fsmonitor v2 format. Starts the watcher when none
+/// runs.
+Result<std::string> watch_hook(const std::string& common_dir, const std::string& root,
+                               const std::string& token);
+
 } // namespace berth

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fmt/format.h>
 
@@ -560,6 +561,31 @@ Result<Output> run_pool(const Args& args, const berth::Project& project) {
   return Output{j, args.quiet ? std::string() : text, {}, 0};
 }
 
+// ---- watch ---------------------------------------------------------------------------------
+
+void define_watch(CLI::App& app, Args& args) {
+  app.add_option("action", args.watch_action, "status (default) or stop")
+      ->check(CLI::IsMember({"status", "stop"}));
+}
+
+Result<Output> run_watch(const Args& args, const berth::Project& project) {
+  bool stopped = args.watch_action == "stop" && berth::watch_stop(project);
+  berth::WatchStatus s = berth::watch_status(project);
+  nlohmann::json j = {{"running", s.running}, {"address", s.address}};
+  if (s.running) {
+    j["pid"] = s.pid;
+    j["roots"] = s.roots;
+    j["watches"] = s.watches;
+  }
+  if (args.watch_action == "stop") j["stopped"] = stopped;
+  std::string text =
+      s.running ? fmt::format("watcher: running (pid {}), following {} work tree(s), {} folder(s)\n",
+                              s.pid, s.roots, s.watches)
+                : stopped ? "watcher: stopped\n"
+                          : "watcher: not running (it starts with the next workspace query)\n";
+  return Output{j, args.quiet ? std::string() : text, {}, 0};
+}
+
 // ---- doctor ---------------------------------------------------------------------------------
 
 void define_doctor(CLI::App& app, Args& args) {
@@ -645,6 +671,32 @@ void define_nothing(CLI::App&, Args&) {}
 
 } // namespace
 
+int watch_hook_main(int argc, char** argv) {
+  // git asks with protocol version 2 (berth configures it); anything else: "not supported".
+  if (argc < 4 || std::string_view(argv[3]) != "2") return 1;
+  const char* common_dir = std::getenv("BERTH_WATCH_DIR");
+  char* root = ::realpath(".", nullptr);
+  if (!common_dir || !*common_dir || !root) {
+    std::free(root);
+    return 1;
+  }
+  auto answer = berth::watch_hook(common_dir, root, argc > 4 ? argv[4] : "");
+  std::free(root);
+  // Failing makes git look at everything itself: slower, never wrong.
+  if (!answer) return 1;
+  return std::fwrite(answer->data(), 1, answer->size(), stdout) == answer->size() &&
+                 std::fflush(stdout) == 0
+             ? 0
+             : 1;
+}
+
+int watch_serve_main(int argc, char** argv) {
+  if (argc < 4) return 2;
+  int idle = 1800;
+  if (const char* v = std::getenv("BERTH_WATCH_IDLE"); v && std::atoi(v) > 0) idle = std::atoi(v);
+  return berth::watch_serve(argv[3], idle) ? 0 : 1;
+}
+
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"new", "create a workspace and print its path", define_new, run_new},
@@ -666,6 +718,8 @@ const std::vector<Command>& commands() {
        run_discard},
       {"restore", "bring a discarded workspace back from the trash", define_restore, run_restore},
       {"pool", "the warm pool of ready worktrees: status, fill [N], drain", define_pool, run_pool},
+      {"watch", "the watcher that keeps workspace queries fast: status, stop", define_watch,
+       run_watch},
       {"doctor", "check berth's records against git and the disk (--repair fixes)", define_doctor,
        run_doctor},
       {"config", "show the effective configuration and where each value came from", define_nothing,

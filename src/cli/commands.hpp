@@ -50,6 +50,7 @@ struct Args {
   bool revoke = false;
   bool no_pool = false;
   std::string pool_action = "status";
+  std::string watch_action = "status";
   std::optional<int64_t> count;
   bool background = false;
 };
@@ -79,5 +80,10 @@ struct Command {
 };
 
 const std::vector<Command>& commands();
+
+/// `berth watch hook VERSION TOKEN` (git's fsmonitor hook) and `berth watch serve DIR` (the
+/// watcher): internal entry points that bypass the parser and the project lookup.
+int watch_hook_main(int argc, char** argv);
+int watch_serve_main(int argc, char** argv);
 
 } // namespace cli

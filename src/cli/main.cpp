@@ -64,6 +64,13 @@ std::string help_text(const CLI::App& app) {
 int main(int argc, char** argv) {
   // A closed stdout (`berth list | head -1`) must give EPIPE, not a silent death mid-write.
   ::signal(SIGPIPE, SIG_IGN);
+  // git runs `berth watch hook 2 TOKEN` as its fsmonitor hook in each status berth makes in a
+  // workspace, and `berth watch serve DIR` is the watcher itself: both skip the parser and the
+  // project lookup (the hook must cost no more than a process start).
+  if (argc >= 3 && std::strcmp(argv[1], "watch") == 0) {
+    if (std::strcmp(argv[2], "hook") == 0) return cli::watch_hook_main(argc, argv);
+    if (std::strcmp(argv[2], "serve") == 0) return cli::watch_serve_main(argc, argv);
+  }
   cli::Args args;
   bool wants_json = false;
   for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)

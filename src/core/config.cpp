@@ -39,6 +39,10 @@ const std::vector<ConfigKey>& config_keys() {
        "shell commands run in each new workspace; a repository's list runs only once you trusted "
        "it (`berth trust`)",
        true},
+      {"watch.enabled", true,
+       "follow workspace changes with a background watcher (inotify), so list, status, diff and "
+       "discard look only at what changed; turn off on network filesystems",
+       true},
       {"setup.lfs", std::string("auto"),
        "auto: Git LFS files are real files in a new workspace; skip: leave them as pointers", true},
   };

@@ -483,7 +483,12 @@ Result<PoolStatus> pool_fill_background(const Project& project) {
   (void)::setpriority(PRIO_PROCESS, 0, 19);
   constexpr int kIoprioClassIdle = 3, kIoprioClassShift = 13, kIoprioWhoProcess = 1;
   (void)::syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, kIoprioClassIdle << kIoprioClassShift);
-  return pool_fill(project, project.config().get_int("pool.size"));
+  auto filled = pool_fill(project, project.config().get_int("pool.size"));
+  // While here, look once at every workspace: one berth has not looked at yet (just made) gets
+  // its shadow index and the watcher's attention now, in the background, so the orchestrator's
+  // first `list`, `diff` or `discard` costs O(changed files) already. The others cost nothing.
+  if (project.config().get_bool("watch.enabled")) (void)list_workspaces(project);
+  return filled;
 }
 
 } // namespace berth

@@ -31,7 +31,10 @@ StatusSummary parse_status_v2(const std::string& z_output) {
         pos = r.find(' ', pos);
         if (pos != std::string::npos) ++pos;
       }
-      if (pos != std::string::npos) s.paths.push_back(r.substr(pos));
+      if (pos != std::string::npos) {
+        s.paths.push_back(r.substr(pos));
+        if (y != '.') s.unstaged_paths.push_back(r.substr(pos));
+      }
       if (r[0] == '2') ++i; // skip the original path
     } else if (r[0] == 'u') {
       ++s.conflicted;
@@ -40,10 +43,18 @@ StatusSummary parse_status_v2(const std::string& z_output) {
         pos = r.find(' ', pos);
         if (pos != std::string::npos) ++pos;
       }
-      if (pos != std::string::npos) s.paths.push_back(r.substr(pos));
+      if (pos != std::string::npos) {
+        s.paths.push_back(r.substr(pos));
+        s.unstaged_paths.push_back(r.substr(pos));
+      }
     } else if (r[0] == '?') {
       ++s.untracked;
-      if (r.size() > 2) s.paths.push_back(r.substr(2));
+      if (r.size() > 2) {
+        s.paths.push_back(r.substr(2));
+        std::string path = r.substr(2);
+        if (path.size() > 1 && path.back() == '/') path.pop_back();
+        s.unstaged_paths.push_back(path);
+      }
     } else if (r[0] == '!') {
       ++s.ignored;
     }

@@ -17,6 +17,10 @@ struct StatusSummary {
   int conflicted = 0;
   int ignored = 0;
   std::vector<std::string> paths; ///< every changed path (untracked included)
+  /// The paths whose work-tree file differs from the index (modified, deleted, conflicted,
+  /// untracked; an untracked nested repository without its trailing '/'): what `git add -A`
+  /// would stage.
+  std::vector<std::string> unstaged_paths;
 
   bool dirty() const { return staged + modified + untracked + conflicted > 0; }
 };

@@ -13,6 +13,7 @@
 #include "core/sandbox.hpp"
 #include "core/setup.hpp"
 #include "core/trash.hpp"
+#include "core/shadow.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/parallel.hpp"
@@ -23,6 +24,8 @@
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
+#include <future>
+#include <tuple>
 #include <functional>
 #include <sys/stat.h>
 #include <thread>
@@ -467,7 +470,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   return created;
 }
 
-WorkspaceStatus status_of(const Workspace& w) {
+WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   WorkspaceStatus s;
   s.workspace = w;
   s.last_used = w.last_used;
@@ -484,12 +487,55 @@ WorkspaceStatus status_of(const Workspace& w) {
     if (::stat(util::join(w.git_dir, file).c_str(), &st) == 0)
       s.last_used = std::max<int64_t>(s.last_used, st.st_mtime);
   }
-  // Read-only queries: GIT_OPTIONAL_LOCKS=0 keeps status from taking index.lock under an agent.
-  GitCall status =
-      workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal"});
-  status.env["GIT_OPTIONAL_LOCKS"] = "0";
-  if (auto r = git_status_of(status); r && r->ok()) {
-    auto summary = parse_status_v2(r->out);
+  // Through the shadow index when the watcher can help: nothing is looked at when nothing
+  // changed since the last look, only what changed otherwise (git records what it learnt in the
+  // shadow, never in the agent's index). Else a read-only query: GIT_OPTIONAL_LOCKS=0 keeps
+  // status from taking index.lock under an agent.
+  auto shadow = open_shadow(project, w);
+  Verdict fresh;
+  std::optional<Verdict> cached;
+  if (shadow) cached = reuse_verdict(project, w, *shadow, fresh);
+  std::string status_out, counts_out;
+  bool have_status = false;
+  if (cached) {
+    status_out = cached->status;
+    counts_out = cached->counts;
+    have_status = true;
+  } else {
+    auto plain = [&] {
+      GitCall call = workspace_call(
+          w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
+      call.env["GIT_OPTIONAL_LOCKS"] = "0";
+      return call;
+    };
+    GitCall status = plain();
+    if (shadow) use_watcher(project, status, shadow->index);
+    auto r = git_status_of(status);
+    if (shadow && (!r || !r->ok())) {
+      // A shadow git cannot read (a crash mid-copy): drop it and ask the plain way.
+      discard_shadow(project, w);
+      fresh.token.clear();
+      r = git_status_of(plain());
+    }
+    have_status = r && r->ok();
+    if (have_status) status_out = r->out;
+    std::string head = have_status ? parse_status_v2(status_out).head : std::string();
+    bool have_counts = head.empty();
+    if (!head.empty()) {
+      auto counts = git_status_of(
+          workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
+      have_counts = counts && counts->ok();
+      if (have_counts) counts_out = counts->out;
+    }
+    if (shadow && have_status && have_counts) {
+      fresh.status = status_out;
+      fresh.counts = counts_out;
+      save_verdict(project, w, fresh);
+    }
+  }
+  shadow.reset();
+  if (have_status) {
+    auto summary = parse_status_v2(status_out);
     s.head = summary.head;
     s.head_branch = summary.branch;
     s.staged = summary.staged;
@@ -500,17 +546,10 @@ WorkspaceStatus status_of(const Workspace& w) {
     // Conflict markers left by `berth sync` are for the agent to resolve: say so.
     if (summary.conflicted > 0 && s.state == "ready") s.state = "conflicted";
   }
-  if (!s.head.empty()) {
-    auto counts = git_status_of(
-        workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + s.head}));
-    if (counts && counts->ok()) {
-      auto text = chomp(counts->out);
-      auto tab = text.find('\t');
-      if (tab != std::string::npos) {
-        s.behind = std::atoi(text.substr(0, tab).c_str());
-        s.ahead = std::atoi(text.substr(tab + 1).c_str());
-      }
-    }
+  auto text = chomp(counts_out);
+  if (auto tab = text.find('\t'); tab != std::string::npos) {
+    s.behind = std::atoi(text.substr(0, tab).c_str());
+    s.ahead = std::atoi(text.substr(tab + 1).c_str());
   }
   return s;
 }
@@ -623,7 +662,7 @@ Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
   auto all = BERTH_TRY(registry_of(project).load_all());
   std::vector<WorkspaceStatus> result(all.size());
   // Each workspace costs a `git status`: run them side by side, as many as there are cores.
-  util::parallel_for(all.size(), [&](size_t i) { result[i] = status_of(all[i]); });
+  util::parallel_for(all.size(), [&](size_t i) { result[i] = status_of(project, all[i]); });
   return result;
 }
 
@@ -633,7 +672,7 @@ Result<Workspace> find_workspace(const Project& project, std::string_view name) 
 
 Result<WorkspaceStatus> workspace_status(const Project& project, std::string_view name) {
   BERTH_TRY(recover_interrupted(project));
-  return status_of(BERTH_TRY(load_workspace(project, name)));
+  return status_of(project, BERTH_TRY(load_workspace(project, name)));
 }
 
 Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
@@ -688,7 +727,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
 
   // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
   // tree is walked once, not twice; only --no-trash needs a status first.
-  WorkspaceStatus before = present && trash == Trash::no ? status_of(w) : WorkspaceStatus{};
+  WorkspaceStatus before = present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
   std::string tip_out;
   if (auto tip = git_status_of(
           repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
@@ -713,6 +752,24 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     (void)registry.save(w);
   };
 
+  // Ignored files (build output) are not saved; say how much goes, so nothing vanishes silently.
+  // Counted while the snapshot is taken: both walk the tree, each on its own core.
+  std::future<std::pair<uint64_t, uint64_t>> ignored;
+  if (present)
+    ignored = std::async(std::launch::async, [&w] {
+      std::pair<uint64_t, uint64_t> found{0, 0};
+      auto listed = git_status_of(
+          workspace_call(w, {"ls-files", "-z", "--others", "--ignored", "--exclude-standard"}));
+      if (listed && listed->ok())
+        for (const auto& file : split_z(listed->out)) {
+          struct stat st;
+          ++found.first;
+          if (::lstat(util::join(w.path, file).c_str(), &st) == 0)
+            found.second += static_cast<uint64_t>(st.st_size);
+        }
+      return found;
+    });
+
   // Snapshot before anything is removed: this is what `berth restore` brings back.
   if (trash == Trash::yes) {
     auto snap = take_snapshot(project, w, present ? Content::work_tree : Content::commits_only);
@@ -735,18 +792,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                       "were saved"
                     : "the workspace directory was missing: only its commits were saved");
   }
-  // Ignored files (build output) are not saved; say how much goes, so nothing vanishes silently.
-  if (present) {
-    auto ignored = git_status_of(
-        workspace_call(w, {"ls-files", "-z", "--others", "--ignored", "--exclude-standard"}));
-    if (ignored && ignored->ok())
-      for (const auto& file : split_z(ignored->out)) {
-        struct stat st;
-        ++d.ignored_files;
-        if (::lstat(util::join(w.path, file).c_str(), &st) == 0)
-          d.ignored_bytes += static_cast<uint64_t>(st.st_size);
-      }
-  }
+  if (ignored.valid()) std::tie(d.ignored_files, d.ignored_bytes) = ignored.get();
 
   // A symlink in place of the directory is removed itself; what it points to is never touched.
   if (symlinked) ::unlink(w.path.c_str());
@@ -791,6 +837,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
       d.warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
   }
   BERTH_TRY(registry.remove(name_slug(w.name)));
+  discard_shadow(project, w);
   { auto released = std::move(lock); }
 
   if (doomed != w.path) {

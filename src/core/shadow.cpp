@@ -1,0 +1,238 @@
+#include "core/shadow.hpp"
+
+#include "core/name.hpp"
+#include "core/watch.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace berth {
+namespace {
+
+std::string shadow_dir(const Project& project) {
+  return util::join(project.berth_dir(), "shadow");
+}
+
+// What identifies one version of the real index: git replaces it by a rename on every write, so
+// a new version is a new inode (and mostly a new mtime and size too).
+std::string index_key(const Workspace& w, const struct stat& st) {
+  return fmt::format("{} {} {} {} {}.{} {}.{}\n{}\n", st.st_dev, st.st_ino, st.st_size,
+                     static_cast<unsigned>(st.st_mode), st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                     st.st_ctim.tv_sec, st.st_ctim.tv_nsec, w.git_dir);
+}
+
+// The hook command git runs (through sh, as it runs every fsmonitor hook): this very binary.
+std::string hook_command() {
+  static const std::string command = [] {
+    // Only the berth binary answers `watch hook` (a program linking the library, a test say,
+    // would run itself with arguments it does not know).
+    auto self = util::real_path("/proc/self/exe");
+    if (!self || (util::basename(*self) != "berth" && util::basename(*self) != "git-berth"))
+      return std::string();
+    std::string quoted = "'";
+    for (char c : *self)
+      quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "' watch hook";
+  }();
+  return command;
+}
+
+} // namespace
+
+Result<void> copy_index(const std::string& from, const std::string& to) {
+  int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return fail(ErrorCode::io_error, fmt::format("{}: {}", from, std::strerror(errno)));
+  std::string tmp = fmt::format("{}.{}.tmp", to, ::getpid());
+  int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) {
+    int e = errno;
+    ::close(in);
+    return fail(ErrorCode::io_error, fmt::format("{}: {}", tmp, std::strerror(e)));
+  }
+  struct stat st;
+  bool ok = ::fstat(in, &st) == 0;
+  // copy_file_range shares blocks where the filesystem can; read/write otherwise.
+  for (off_t left = st.st_size; ok && left > 0;) {
+    ssize_t n = ::copy_file_range(in, nullptr, out, nullptr, static_cast<size_t>(left), 0);
+    if (n > 0) {
+      left -= n;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) break;
+    char buf[1 << 16];
+    ssize_t r;
+    while (ok && (r = ::read(in, buf, sizeof buf)) != 0) {
+      if (r < 0 && errno == EINTR) continue;
+      ok = r > 0 && ::write(out, buf, static_cast<size_t>(r)) == r;
+    }
+    break;
+  }
+  struct timespec times[2] = {st.st_atim, st.st_mtim};
+  ok = ok && ::futimens(out, times) == 0;
+  ok = (::close(out) == 0) && ok;
+  ::close(in);
+  if (!ok || ::rename(tmp.c_str(), to.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    return fail(ErrorCode::io_error, fmt::format("cannot copy {}: {}", from, std::strerror(e)));
+  }
+  return {};
+}
+
+std::optional<Shadow> open_shadow(const Project& project, const Workspace& w) {
+  if (!project.config().get_bool("watch.enabled") || hook_command().empty()) return std::nullopt;
+  if (util::exists(util::join(w.path, ".gitmodules"))) return std::nullopt;
+  std::string dir = shadow_dir(project);
+  if (!util::make_dirs(dir)) return std::nullopt;
+  std::string base = util::join(dir, name_slug(w.name));
+  // Not "*.lock": that is git's name for its own (O_EXCL) lock files.
+  auto lock = util::FileLock::acquire(base + ".guard");
+  if (!lock) return std::nullopt;
+  std::string real = util::join(w.git_dir, "index");
+  struct stat st;
+  if (::stat(real.c_str(), &st) != 0) return std::nullopt;
+  std::string key = index_key(w, st);
+  Shadow shadow{base + ".index", std::move(*lock), key};
+  auto known = util::read_file(base + ".key");
+  if (known && *known == key && util::exists(shadow.index)) return shadow;
+  // The real index changed since (or never seen): start again from a copy of it. The key goes
+  // last, so a crash between the two leaves a shadow that is not trusted.
+  ::unlink((base + ".key").c_str());
+  if (!copy_index(real, shadow.index)) return std::nullopt;
+  // The real index may have been replaced while it was copied: then the key would lie.
+  struct stat again;
+  if (::stat(real.c_str(), &again) != 0 || index_key(w, again) != key) return std::nullopt;
+  if (!util::write_file_atomic(base + ".key", key)) return std::nullopt;
+  return shadow;
+}
+
+namespace {
+
+std::string stat_key(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return "-\n";
+  return fmt::format("{} {} {} {}.{}\n", st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
+                     st.st_mtim.tv_nsec);
+}
+
+// Everything besides the work tree that a status or the commit counts depend on.
+std::string state_key(const Project& project, const Workspace& w, const std::string& index) {
+  std::string key = w.path + "\n" + w.base + "\n" + index;
+  auto head = util::read_file(util::join(w.git_dir, "HEAD"));
+  key += head ? *head : std::string("-\n");
+  if (head && head->rfind("ref: ", 0) == 0) {
+    std::string ref = head->substr(5);
+    while (!ref.empty() && (ref.back() == '\n' || ref.back() == '\r'))
+      ref.pop_back();
+    key += stat_key(util::join(project.common_dir(), ref));
+  }
+  key += stat_key(util::join(project.common_dir(), "packed-refs"));
+  key += stat_key(util::join(project.common_dir(), "info/exclude"));
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg)
+    key += stat_key(util::join(xdg, "git/ignore"));
+  else if (home && *home)
+    key += stat_key(util::join(home, ".config/git/ignore"));
+  return key;
+}
+
+void put_field(std::string& out, const std::string& field) {
+  out += std::to_string(field.size());
+  out += '\n';
+  out += field;
+}
+
+bool get_field(const std::string& in, size_t& pos, std::string& field) {
+  size_t nl = in.find('\n', pos);
+  if (nl == std::string::npos) return false;
+  char* end = nullptr;
+  unsigned long long n = std::strtoull(in.c_str() + pos, &end, 10);
+  if (end != in.c_str() + nl || n > in.size() - nl - 1) return false;
+  field = in.substr(nl + 1, n);
+  pos = nl + 1 + n;
+  return true;
+}
+
+constexpr const char* kVerdictMagic = "berth-verdict 1\n";
+
+} // namespace
+
+std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& w,
+                                     const Shadow& shadow, Verdict& fresh) {
+  fresh = Verdict{};
+  // The index must still be the one the shadow mirrors: the status about to be taken through
+  // the shadow describes that one.
+  struct stat st;
+  if (::stat(util::join(w.git_dir, "index").c_str(), &st) != 0 || index_key(w, st) != shadow.key)
+    return std::nullopt;
+  fresh.key = state_key(project, w, shadow.key);
+  std::string base = util::join(shadow_dir(project), name_slug(w.name));
+  Verdict old;
+  auto data = util::read_file(base + ".verdict");
+  size_t pos = std::string_view(kVerdictMagic).size();
+  bool read = data && data->rfind(kVerdictMagic, 0) == 0 && get_field(*data, pos, old.token) &&
+              get_field(*data, pos, old.key) && get_field(*data, pos, old.status) &&
+              get_field(*data, pos, old.counts);
+  auto root = util::real_path(w.path);
+  if (!root) return std::nullopt;
+  // The watcher's answer since the old token: a new token, then the paths that changed.
+  auto answer = watch_ask(project.common_dir(),
+                          "since\t" + *root + "\t" + (read ? old.token : std::string()));
+  if (!answer) return std::nullopt;
+  size_t nul = answer->find('\0');
+  if (nul == std::string::npos) return std::nullopt;
+  fresh.token = answer->substr(0, nul);
+  bool unchanged = answer->size() == nul + 1;
+  if (read && unchanged && old.key == fresh.key) return old;
+  return std::nullopt;
+}
+
+void save_verdict(const Project& project, const Workspace& w, const Verdict& verdict) {
+  if (verdict.token.empty()) return;
+  std::string out = kVerdictMagic;
+  put_field(out, verdict.token);
+  put_field(out, verdict.key);
+  put_field(out, verdict.status);
+  put_field(out, verdict.counts);
+  std::string base = util::join(shadow_dir(project), name_slug(w.name));
+  (void)util::write_file_atomic(base + ".verdict", out);
+}
+
+void discard_shadow(const Project& project, const Workspace& w) {
+  std::string base = util::join(shadow_dir(project), name_slug(w.name));
+  for (const char* suffix : {".key", ".index", ".verdict"})
+    ::unlink((base + suffix).c_str());
+}
+
+void use_watcher(const Project& project, GitCall& call, const std::string& index) {
+  // After workspace_git_args' "-c core.fsmonitor=false": the later -c wins.
+  std::vector<std::string> options{"-c",
+                                   "core.fsmonitor=" + hook_command(),
+                                   "-c",
+                                   "core.fsmonitorHookVersion=2",
+                                   "-c",
+                                   "core.untrackedCache=true",
+                                   // The untracked cache serves `-uall` only when configured so:
+                                   // berth's status and snapshots always ask with -uall.
+                                   "-c",
+                                   "status.showUntrackedFiles=all"};
+  size_t at = 0;
+  for (size_t i = 0; i < call.args.size(); ++i)
+    if (call.args[i] == "core.fsmonitor=false") at = i + 1;
+  call.args.insert(call.args.begin() + static_cast<std::ptrdiff_t>(at), options.begin(),
+                   options.end());
+  call.env["GIT_INDEX_FILE"] = index;
+  call.env["BERTH_WATCH_DIR"] = project.common_dir();
+  call.env["GIT_OPTIONAL_LOCKS"] = std::nullopt;
+}
+
+} // namespace berth

@@ -1,0 +1,54 @@
+// A workspace's shadow index: berth's private copy of the workspace's index, on which git may
+// record what the watcher told it (its fsmonitor token and "unchanged" bits, the untracked cache)
+// without berth ever writing the index the agent works with. While the real index stays the same
+// file, every status or snapshot berth takes through the shadow costs O(files changed since the
+// last one), not O(files in the tree).
+#pragma once
+
+#include "berth/berth.hpp"
+#include "core/git.hpp"
+#include "util/file_lock.hpp"
+
+#include <optional>
+#include <string>
+
+namespace berth {
+
+struct Shadow {
+  std::string index; ///< the shadow index: use it as GIT_INDEX_FILE
+  util::FileLock lock; ///< held while the shadow is in use
+  std::string key;     ///< the version of the real index it mirrors
+};
+
+/// The shadow of the workspace's index, copied afresh when the real index changed. Nullopt when
+/// the watcher is off (watch.enabled = false), the workspace has submodules (git's fsmonitor does
+/// not look inside them), or it has no index yet.
+std::optional<Shadow> open_shadow(const Project& project, const Workspace& workspace);
+
+/// Drop a shadow git could not read (a crash mid-copy): the next open copies it afresh.
+void discard_shadow(const Project& project, const Workspace& workspace);
+
+/// Make `call`, a git call in a workspace, use `index` and consult the watcher.
+void use_watcher(const Project& project, GitCall& call, const std::string& index);
+
+/// What `list` last learnt of a workspace: still true while the watcher reports no change in the
+/// work tree and the index, HEAD, the branch and the ignore files are the same files as then.
+struct Verdict {
+  std::string token;  ///< the watcher's token, taken before the walk
+  std::string key;    ///< index, refs and ignore files as they were before the walk
+  std::string status; ///< what `git status --porcelain=v2 -z --branch` said
+  std::string counts; ///< what `rev-list --left-right --count BASE...HEAD` said
+};
+/// The verdict cached for the workspace if it still holds. Otherwise nullopt, and `fresh` gets
+/// the token and key to save with the new one (taken now, before the caller looks; left empty
+/// when the index changed since the shadow was opened, so nothing is saved). The shadow's lock
+/// guards the verdict too.
+std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& workspace,
+                                     const Shadow& shadow, Verdict& fresh);
+void save_verdict(const Project& project, const Workspace& workspace, const Verdict& verdict);
+
+/// Copy an index file, keeping its modification time: git judges "racily clean" entries by it.
+/// A cache, not a record: written without fsync, then renamed into place.
+Result<void> copy_index(const std::string& from, const std::string& to);
+
+} // namespace berth

@@ -1,0 +1,437 @@
+#include "core/watch.hpp"
+
+#include "util/child_process.hpp"
+#include "util/paths.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstddef>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace berth {
+namespace {
+
+constexpr uint32_t kMask = IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+                           IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_DONT_FOLLOW |
+                           IN_EXCL_UNLINK | IN_ONLYDIR;
+// Beyond this many distinct changed paths in one tree, forget them and answer "/" once.
+constexpr size_t kMaxChanged = 100000;
+constexpr size_t kMaxRoots = 1024;
+constexpr size_t kMaxRequest = 64 * 1024;
+constexpr const char* kTokenPrefix = "berth:";
+
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f = -1) : fd(f) {}
+  Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string hex64(uint64_t v) {
+  return fmt::format("{:016x}", v);
+}
+
+bool same_user(int sock) {
+  struct ucred cred {};
+  socklen_t len = sizeof cred;
+  return ::getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == ::geteuid();
+}
+
+socklen_t make_address(const std::string& name, sockaddr_un& addr) {
+  std::memset(&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  // Abstract namespace: a leading NUL, no file to clean up, gone with the process.
+  size_t n = std::min(name.size(), sizeof addr.sun_path - 1);
+  std::memcpy(addr.sun_path + 1, name.data(), n);
+  return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
+}
+
+// Read until EOF or `limit` bytes, waiting at most `timeout_ms` for each piece.
+bool read_all(int fd, std::string& out, size_t limit, int timeout_ms, char stop = 0) {
+  char buf[65536];
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    int r = ::poll(&p, 1, timeout_ms);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out.append(buf, static_cast<size_t>(n));
+    if (out.size() > limit) return false;
+    if (stop != 0 && out.find(stop) != std::string::npos) return true;
+  }
+}
+
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+} // namespace
+
+// ---- Watcher -------------------------------------------------------------------------------
+
+Watcher::Watcher() {
+  fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  uint64_t r = 0;
+  if (::getrandom(&r, sizeof r, 0) != sizeof r)
+    r = static_cast<uint64_t>(::getpid()) ^
+        static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  instance_ = hex64(r);
+}
+
+Watcher::~Watcher() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string Watcher::token() const {
+  return fmt::format("{}{}:{}", kTokenPrefix, instance_, seq_);
+}
+
+void Watcher::note(Root& root, const std::string& rel) {
+  if (rel.empty() || rel == "/") return;
+  root.changed[rel] = ++seq_;
+  if (root.changed.size() > kMaxChanged) {
+    root.changed.clear();
+    root.overflow = seq_;
+  }
+}
+
+// Watch `rel` and every folder below it. Each folder is watched before it is read, so a
+// subfolder made meanwhile is either read here or reported by an event on its parent.
+void Watcher::watch_tree(Root& root, const std::string& rel) {
+  std::vector<std::string> todo{rel};
+  while (!todo.empty()) {
+    std::string dir = std::move(todo.back());
+    todo.pop_back();
+    std::string path = dir.empty() ? root.path : root.path + "/" + dir;
+    int wd = ::inotify_add_watch(fd_, path.c_str(), kMask);
+    if (wd < 0) {
+      // Gone or replaced by a file meanwhile: its parent's events tell. Anything else (out of
+      // watches, permissions) leaves the tree partly blind: answer "/" for it from now on.
+      if (errno != ENOENT && errno != ENOTDIR) root.broken = true;
+      continue;
+    }
+    dirs_[wd] = Dir{&root, dir};
+    if (dir.empty()) root.wd = wd;
+    DIR* d = ::opendir(path.c_str());
+    if (!d) continue;
+    while (dirent* e = ::readdir(d)) {
+      std::string_view name = e->d_name;
+      if (name == "." || name == ".." || name == ".git") continue;
+      bool is_dir = e->d_type == DT_DIR;
+      if (e->d_type == DT_UNKNOWN) {
+        struct stat st;
+        is_dir = ::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                 S_ISDIR(st.st_mode);
+      }
+      if (is_dir) todo.push_back(dir.empty() ? std::string(name) : dir + "/" + std::string(name));
+    }
+    ::closedir(d);
+  }
+}
+
+void Watcher::unwatch_tree(Root& root, const std::string& rel) {
+  std::string prefix = rel + "/";
+  for (auto it = dirs_.begin(); it != dirs_.end();) {
+    const Dir& d = it->second;
+    if (d.root == &root && (d.rel == rel || d.rel.compare(0, prefix.size(), prefix) == 0)) {
+      ::inotify_rm_watch(fd_, it->first);
+      it = dirs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Watcher::forget(const std::string& path) {
+  auto it = roots_.find(path);
+  if (it == roots_.end()) return;
+  Root* root = it->second.get();
+  for (auto d = dirs_.begin(); d != dirs_.end();) {
+    if (d->second.root == root) {
+      ::inotify_rm_watch(fd_, d->first);
+      d = dirs_.erase(d);
+    } else {
+      ++d;
+    }
+  }
+  roots_.erase(it);
+}
+
+void Watcher::handle(int wd, uint32_t mask, const std::string& name) {
+  if (mask & IN_Q_OVERFLOW) {
+    // Events were lost: nothing said before now can be trusted.
+    ++seq_;
+    for (auto& [path, root] : roots_)
+      root->overflow = seq_;
+    return;
+  }
+  auto it = dirs_.find(wd);
+  if (it == dirs_.end()) return;
+  Dir dir = it->second;
+  Root& root = *dir.root;
+  if (mask & IN_IGNORED) {
+    dirs_.erase(it);
+    if (wd == root.wd) forget(root.path);
+    return;
+  }
+  if (mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
+    // The tree itself went (discard moves it aside); a folder inside is reported by its parent.
+    if (wd == root.wd) forget(root.path);
+    return;
+  }
+  if (name.empty()) {
+    note(root, dir.rel.empty() ? std::string() : dir.rel + "/");
+    return;
+  }
+  std::string rel = dir.rel.empty() ? name : dir.rel + "/" + name;
+  if (mask & IN_ISDIR) {
+    if (mask & (IN_MOVED_FROM | IN_DELETE)) unwatch_tree(root, rel);
+    if ((mask & (IN_CREATE | IN_MOVED_TO)) && name != ".git") watch_tree(root, rel);
+    note(root, rel + "/");
+  } else {
+    note(root, rel);
+  }
+}
+
+void Watcher::drain() {
+  if (fd_ < 0) return;
+  alignas(inotify_event) char buf[64 * 1024];
+  for (;;) {
+    ssize_t n = ::read(fd_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    for (char* p = buf; p < buf + n;) {
+      auto* e = reinterpret_cast<inotify_event*>(p);
+      std::string name = e->len > 0 ? std::string(e->name) : std::string();
+      handle(e->wd, e->mask, name);
+      p += sizeof(inotify_event) + e->len;
+    }
+  }
+}
+
+std::string Watcher::since(const std::string& path, const std::string& asked) {
+  drain();
+  std::string everything = std::string(1, '/') + '\0';
+  auto it = roots_.find(path);
+  if (it == roots_.end()) {
+    if (fd_ < 0 || path.empty() || path[0] != '/' || roots_.size() >= kMaxRoots)
+      return token() + '\0' + everything;
+    auto root = std::make_unique<Root>();
+    root->path = path;
+    watch_tree(*root, "");
+    if (root->wd < 0) {
+      unwatch_tree(*root, "");
+      return token() + '\0' + everything;
+    }
+    root->since = seq_;
+    roots_.emplace(path, std::move(root));
+    return token() + '\0' + everything;
+  }
+  Root& root = *it->second;
+  // "berth:<instance>:<seq>" of this very watcher, not older than what it knows of the tree.
+  uint64_t from = 0;
+  bool known = false;
+  std::string prefix = kTokenPrefix + instance_ + ":";
+  if (asked.compare(0, prefix.size(), prefix) == 0) {
+    const char* digits = asked.c_str() + prefix.size();
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(digits, &end, 10);
+    known = errno == 0 && end != digits && *end == '\0' && v <= seq_;
+    from = v;
+  }
+  if (!known || root.broken || from < root.since || from < root.overflow)
+    return token() + '\0' + everything;
+  std::string out = token() + '\0';
+  for (const auto& [rel, at] : root.changed)
+    if (at > from) {
+      out += rel;
+      out += '\0';
+    }
+  return out;
+}
+
+// ---- the daemon and its clients ------------------------------------------------------------
+
+std::string watch_address(const std::string& common_dir) {
+  // FNV-1a of the common dir: one name per project and user.
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : common_dir) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("berth-watch-{}-{}", ::geteuid(), hex64(h));
+}
+
+Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
+  Fd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (listener.fd < 0)
+    return fail(ErrorCode::io_error, fmt::format("socket: {}", std::strerror(errno)));
+  sockaddr_un addr;
+  socklen_t len = make_address(watch_address(common_dir), addr);
+  if (::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
+    if (errno == EADDRINUSE) return {}; // another watcher serves this project
+    return fail(ErrorCode::io_error, fmt::format("bind: {}", std::strerror(errno)));
+  }
+  if (::listen(listener.fd, 64) != 0)
+    return fail(ErrorCode::io_error, fmt::format("listen: {}", std::strerror(errno)));
+  Watcher watcher;
+  if (watcher.fd() < 0)
+    return fail(ErrorCode::io_error, fmt::format("inotify: {}", std::strerror(errno)));
+
+  using Clock = std::chrono::steady_clock;
+  auto last_query = Clock::now();
+  for (;;) {
+    pollfd fds[2] = {{listener.fd, POLLIN, 0}, {watcher.fd(), POLLIN, 0}};
+    int r = ::poll(fds, 2, 1000);
+    if (r < 0 && errno != EINTR)
+      return fail(ErrorCode::io_error, fmt::format("poll: {}", std::strerror(errno)));
+    // Keep the kernel's queue short, so it does not overflow between queries.
+    if (r > 0 && (fds[1].revents & POLLIN)) watcher.drain();
+    if (r > 0 && (fds[0].revents & POLLIN)) {
+      Fd client(::accept4(listener.fd, nullptr, nullptr, SOCK_CLOEXEC));
+      if (client.fd >= 0 && same_user(client.fd)) {
+        std::string request;
+        read_all(client.fd, request, kMaxRequest, 2000, '\n');
+        if (auto nl = request.find('\n'); nl != std::string::npos) request.resize(nl);
+        auto fields = std::vector<std::string>();
+        for (size_t start = 0;;) {
+          size_t tab = request.find('\t', start);
+          fields.push_back(request.substr(start, tab - start));
+          if (tab == std::string::npos) break;
+          start = tab + 1;
+        }
+        std::string answer;
+        bool stop = false;
+        if (fields[0] == "since" && fields.size() == 3) {
+          answer = watcher.since(fields[1], fields[2]);
+          last_query = Clock::now();
+        } else if (fields[0] == "status") {
+          watcher.drain();
+          answer = fmt::format("{} {} {}\n", ::getpid(), watcher.root_count(),
+                               watcher.watch_count());
+        } else if (fields[0] == "stop") {
+          answer = "stopping\n";
+          stop = true;
+        } else {
+          answer = "error: unknown request\n";
+        }
+        write_all(client.fd, answer);
+        if (stop) return {};
+      }
+    }
+    // Gone with its project, or when nobody asked for a while.
+    if (!util::is_directory(common_dir)) return {};
+    if (Clock::now() - last_query > std::chrono::seconds(idle_seconds)) return {};
+  }
+}
+
+Result<std::string> watch_ask(const std::string& common_dir, const std::string& request) {
+  Fd sock(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (sock.fd < 0) return fail(ErrorCode::io_error, fmt::format("socket: {}", std::strerror(errno)));
+  sockaddr_un addr;
+  socklen_t len = make_address(watch_address(common_dir), addr);
+  if (::connect(sock.fd, reinterpret_cast<sockaddr*>(&addr), len) != 0)
+    return fail(ErrorCode::not_found, "no watcher runs for this project");
+  // Only a watcher of our own user is believed: another user could squat the name.
+  if (!same_user(sock.fd))
+    return fail(ErrorCode::io_error, "the watcher's socket belongs to another user");
+  if (!write_all(sock.fd, request + "\n"))
+    return fail(ErrorCode::io_error, "cannot talk to the watcher");
+  ::shutdown(sock.fd, SHUT_WR);
+  std::string answer;
+  if (!read_all(sock.fd, answer, SIZE_MAX / 2, 10000))
+    return fail(ErrorCode::io_error, "the watcher did not answer");
+  return answer;
+}
+
+void watch_start(const std::string& common_dir) {
+  auto self = util::real_path("/proc/self/exe");
+  if (!self || (util::basename(*self) != "berth" && util::basename(*self) != "git-berth")) return;
+  util::SpawnOptions spawn;
+  spawn.argv = {*self, "watch", "serve", common_dir};
+  spawn.in = spawn.out = spawn.err = util::Stream::null;
+  spawn.group = util::ProcessGroup::session;
+  spawn.close_other_fds = true;
+  spawn.cwd = "/";
+  auto child = util::spawn(spawn);
+  if (child) child->detach();
+}
+
+Result<std::string> watch_hook(const std::string& common_dir, const std::string& root,
+                               const std::string& token) {
+  std::string request = "since\t" + root + "\t" + token;
+  auto answer = watch_ask(common_dir, request);
+  if (!answer && answer.error().code == ErrorCode::not_found) {
+    watch_start(common_dir);
+    for (int i = 0; i < 100 && !answer; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      answer = watch_ask(common_dir, request);
+      if (!answer && answer.error().code != ErrorCode::not_found) break;
+    }
+  }
+  if (!answer) return answer;
+  if (answer->find('\0') == std::string::npos || answer->rfind(kTokenPrefix, 0) != 0)
+    return fail(ErrorCode::io_error, "the watcher's answer is malformed");
+  return answer;
+}
+
+WatchStatus watch_status(const std::string& common_dir) {
+  WatchStatus s;
+  s.address = watch_address(common_dir);
+  auto answer = watch_ask(common_dir, "status");
+  if (!answer) return s;
+  long long pid = 0, roots = 0, watches = 0;
+  if (std::sscanf(answer->c_str(), "%lld %lld %lld", &pid, &roots, &watches) == 3) {
+    s.running = true;
+    s.pid = pid;
+    s.roots = roots;
+    s.watches = watches;
+  }
+  return s;
+}
+
+WatchStatus watch_status(const Project& project) {
+  return watch_status(project.common_dir());
+}
+
+bool watch_stop(const Project& project) {
+  return watch_stop(project.common_dir());
+}
+
+bool watch_stop(const std::string& common_dir) {
+  WatchStatus s = watch_status(common_dir);
+  if (!s.running) return false;
+  (void)watch_ask(common_dir, "stop");
+  // Wait until it has let go of its name, so a new one can start at once.
+  for (int i = 0; i < 200 && watch_status(common_dir).running; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return true;
+}
+
+} // namespace berth

@@ -1,0 +1,87 @@
+// The watcher: one small daemon per project that follows changes to the workspaces' trees with
+// inotify, and answers git's fsmonitor hook (protocol version 2) with the paths that changed
+// since a token. With it, git commands berth runs in a workspace (status for `list`, the snapshot
+// of `discard`, `commit`, `accept`) stat only what changed instead of every file.
+//
+// Soundness: a root is watched before it is first answered for, and every query drains the
+// inotify queue first (the kernel queues an event before the write that caused it returns), so
+// "nothing changed since T" is never said of a change that had happened when the query was made.
+// Whatever cannot be answered exactly (an unknown token, a restarted daemon, a queue overflow, a
+// directory that could not be watched) is answered "/": git then looks at everything, as without
+// a watcher.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace berth {
+
+class Watcher {
+public:
+  Watcher();
+  ~Watcher();
+  Watcher(const Watcher&) = delete;
+  Watcher& operator=(const Watcher&) = delete;
+
+  /// The inotify descriptor (to poll), or -1 when inotify is not available.
+  int fd() const { return fd_; }
+  /// Apply every event queued so far; never blocks.
+  void drain();
+  /// git's fsmonitor v2 answer for the tree at `root` (an absolute path): the new token, NUL,
+  /// then each changed path relative to `root` and NUL-terminated (directories end in '/'); the
+  /// single path "/" means "anything may have changed". A root seen for the first time is
+  /// watched from now on and answered "/". `asked` is the token of the previous answer.
+  std::string since(const std::string& root, const std::string& asked);
+  /// Stop watching a root (it was deleted or moved).
+  void forget(const std::string& root);
+
+  size_t root_count() const { return roots_.size(); }
+  size_t watch_count() const { return dirs_.size(); }
+  std::string instance() const { return instance_; }
+
+private:
+  struct Root {
+    std::string path;
+    int wd = -1;
+    uint64_t since = 0;    ///< seq when watching began: older tokens know nothing
+    uint64_t overflow = 0; ///< seq of the last lost event: older tokens know nothing
+    bool broken = false;   ///< a directory could not be watched: always "/"
+    std::map<std::string, uint64_t> changed; ///< path -> seq of its latest change
+  };
+  struct Dir {
+    Root* root;
+    std::string rel; ///< "" for the root, else "a/b"
+  };
+
+  void watch_tree(Root& root, const std::string& rel);
+  void unwatch_tree(Root& root, const std::string& rel);
+  void note(Root& root, const std::string& rel);
+  void handle(int wd, uint32_t mask, const std::string& name);
+  std::string token() const;
+
+  int fd_ = -1;
+  uint64_t seq_ = 1;
+  std::string instance_;
+  std::map<std::string, std::unique_ptr<Root>> roots_;
+  std::unordered_map<int, Dir> dirs_;
+};
+
+/// The abstract unix socket the watcher of the project at `common_dir` listens on.
+std::string watch_address(const std::string& common_dir);
+
+/// Ask the project's watcher one request line; its answer. Fails when none runs (or the one
+/// listening is not the user's own).
+Result<std::string> watch_ask(const std::string& common_dir, const std::string& request);
+
+/// Start the project's watcher in the background (detached) if none runs.
+void watch_start(const std::string& common_dir);
+
+WatchStatus watch_status(const std::string& common_dir);
+bool watch_stop(const std::string& common_dir);
+
+} // namespace berth
