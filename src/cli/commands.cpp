@@ -579,10 +579,11 @@ Result<Output> run_watch(const Args& args, const berth::Project& project) {
   }
   if (args.watch_action == "stop") j["stopped"] = stopped;
   std::string text =
-      s.running ? fmt::format("watcher: running (pid {}), following {} work tree(s), {} folder(s)\n",
-                              s.pid, s.roots, s.watches)
-                : stopped ? "watcher: stopped\n"
-                          : "watcher: not running (it starts with the next workspace query)\n";
+      s.running
+          ? fmt::format("watcher: running (pid {}), following {} work tree(s), {} folder(s)\n",
+                        s.pid, s.roots, s.watches)
+      : stopped ? "watcher: stopped\n"
+                : "watcher: not running (it starts with the next workspace query)\n";
   return Output{j, args.quiet ? std::string() : text, {}, 0};
 }
 

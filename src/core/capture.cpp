@@ -2,6 +2,7 @@
 
 #include "core/porcelain.hpp"
 #include "core/shadow.hpp"
+#include "core/tree_edit.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
@@ -26,34 +27,107 @@ struct ScratchFile {
 
 namespace {
 
-// The work tree's tree without looking at unchanged files: the scratch index (a copy of the
-// shadow, which the watcher keeps informed) is asked what differs in the work tree, and only
-// those paths are staged. Nullopt when any step fails: the caller then stages everything.
-std::optional<std::string> stage_changes(const Project& project, const Workspace& w,
-                                         const std::string& scratch) {
-  GitCall status = workspace_call(
-      w, {"status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"});
-  use_watcher(project, status, scratch);
-  auto listed = git_status_of(status);
+constexpr size_t kMaxEditedPaths = 2000;
+
+GitCall with_index(const Workspace& w, std::vector<std::string> args, const std::string& index) {
+  GitCall call = workspace_call(w, std::move(args));
+  call.env["GIT_INDEX_FILE"] = index;
+  return call;
+}
+
+// The new entries of `paths` as git would stage them (filters, modes, symlinks, gitlinks), made
+// in a tiny index that holds only those paths: seeded with their entries in `base` (so that
+// core.fileMode=false keeps a mode, as with the full index), then updated from the work tree.
+// Nullopt when git refuses.
+std::optional<PathChanges> stage_paths(const Workspace& w, const std::string& base,
+                                       const std::vector<std::string>& paths,
+                                       const std::string& tiny) {
+  GitCall seeds = workspace_call(w, {"ls-tree", "-z", "--full-tree", base, "--"});
+  seeds.env["GIT_LITERAL_PATHSPECS"] = "1";
+  seeds.args.insert(seeds.args.end(), paths.begin(), paths.end());
+  auto listed = git_status_of(seeds);
   if (!listed || !listed->ok()) return std::nullopt;
-  auto paths = parse_status_v2(listed->out).unstaged_paths;
-  if (!paths.empty()) {
-    // --replace: a file that became a folder (or the reverse) swaps places in the index.
-    GitCall update =
-        workspace_call(w, {"update-index", "--add", "--remove", "--replace", "-z", "--stdin"});
-    update.env["GIT_INDEX_FILE"] = scratch;
-    for (const auto& p : paths) {
-      update.input += p;
-      update.input += '\0';
-    }
-    auto updated = git_status_of(update);
-    if (!updated || !updated->ok()) return std::nullopt;
+  GitCall seed = with_index(w, {"update-index", "-z", "--index-info"}, tiny);
+  for (const auto& record : split_z(listed->out))
+    if (record.rfind("040000 ", 0) != 0) seed.input += record + '\0';
+  if (!seed.input.empty()) {
+    auto seeded = git_status_of(seed);
+    if (!seeded || !seeded->ok()) return std::nullopt;
   }
-  GitCall write = workspace_call(w, {"write-tree"});
-  write.env["GIT_INDEX_FILE"] = scratch;
-  auto tree = git_status_of(write);
+  // --replace: a file that became a folder (or the reverse) swaps places.
+  GitCall update =
+      with_index(w, {"update-index", "--add", "--remove", "--replace", "-z", "--stdin"}, tiny);
+  for (const auto& p : paths)
+    update.input += p + '\0';
+  auto updated = git_status_of(update);
+  if (!updated || !updated->ok()) return std::nullopt;
+  auto staged = git_status_of(with_index(w, {"ls-files", "-s", "-z"}, tiny));
+  if (!staged || !staged->ok()) return std::nullopt;
+  PathChanges changes;
+  for (const auto& p : paths)
+    changes[p] = std::nullopt;
+  for (const auto& record : split_z(staged->out)) {
+    // "<mode> <oid> <stage>\t<path>"
+    auto tab = record.find('\t');
+    auto s1 = record.find(' ');
+    auto s2 = record.find(' ', s1 + 1);
+    if (tab == std::string::npos || s1 == std::string::npos || s2 == std::string::npos ||
+        s2 > tab || record.compare(s2 + 1, tab - s2 - 1, "0") != 0)
+      return std::nullopt;
+    std::string path = record.substr(tab + 1);
+    auto it = changes.find(path);
+    if (it == changes.end()) continue; // a seed the update left alone cannot be: be safe
+    it->second = TreeEntry{record.substr(0, s1), {}, record.substr(s1 + 1, s2 - s1 - 1)};
+  }
+  return changes;
+}
+
+// The work tree's tree without looking at unchanged files: the status through the shadow (which
+// the watcher keeps informed) names what differs from the index, and only those paths are staged
+// onto the index's tree. Nullopt when this way does not work here: the caller stages everything.
+std::optional<Captured> capture_changes(const Project& project, const Workspace& w,
+                                        const Shadow& shadow, const std::string& tmp_dir,
+                                        Captured c) {
+  auto seen = look(project, w, shadow);
+  if (!seen) return std::nullopt;
+  auto summary = parse_status_v2(seen->status);
+  if (summary.head != c.head) return std::nullopt; // HEAD moved under us: look at everything
+  // Nothing staged: the index's tree is HEAD's (intent-to-add entries are not in either).
+  if (summary.staged == 0 && summary.conflicted == 0) {
+    c.index_tree = c.head_tree;
+  } else {
+    auto staged = index_tree(project, w, shadow);
+    if (!staged) return std::nullopt; // unresolved conflicts: no staged tree
+    c.index_tree = *staged;
+  }
+  auto& paths = summary.unstaged_paths;
+  if (paths.empty()) {
+    c.work_tree = c.index_tree;
+    return c;
+  }
+  static std::atomic<int> counter{0};
+  ScratchFile tiny{util::join(tmp_dir, fmt::format("tiny.{}.{}", ::getpid(), ++counter))};
+  if (paths.size() <= kMaxEditedPaths) {
+    if (auto changes = stage_paths(w, c.index_tree, paths, tiny.path)) {
+      auto tree = edit_tree(project.common_dir(), c.index_tree, *changes, tmp_dir);
+      if (tree && *tree) {
+        c.work_tree = **tree;
+        return c;
+      }
+    }
+  }
+  // Many paths (or an edit a tree cannot take): stage them on a copy of the whole shadow.
+  if (!copy_index(shadow.index, tiny.path)) return std::nullopt;
+  GitCall update =
+      with_index(w, {"update-index", "--add", "--remove", "--replace", "-z", "--stdin"}, tiny.path);
+  for (const auto& p : paths)
+    update.input += p + '\0';
+  auto updated = git_status_of(update);
+  if (!updated || !updated->ok()) return std::nullopt;
+  auto tree = git_status_of(with_index(w, {"write-tree"}, tiny.path));
   if (!tree || !tree->ok()) return std::nullopt;
-  return chomp(tree->out);
+  c.work_tree = chomp(tree->out);
+  return c;
 }
 
 } // namespace
@@ -65,37 +139,25 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
 
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");
   if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
-  // Captures run side by side (overlaps): each needs its own scratch index.
+  if (auto shadow = open_shadow(project, w)) {
+    if (auto fast = capture_changes(project, w, *shadow, tmp_dir, c)) return *fast;
+    // Something went wrong the fast way (a shadow git cannot read, say): drop the shadow and let
+    // git look at everything.
+    discard_shadow(project, w);
+  }
+  // Captures run side by side (overlaps): each needs its own scratch index. The copy keeps the
+  // real index's mtime: git decides whether an entry whose stat data matches may still hide a
+  // change ("racily clean") by comparing it with the index file's own mtime, so a same-size edit
+  // made in the same second as the last index write is not missed.
   static std::atomic<int> counter{0};
   ScratchFile scratch{util::join(tmp_dir, fmt::format("index.{}.{}", ::getpid(), ++counter))};
-  // The shadow when the watcher can help: the same entries as the real index, plus what the
-  // watcher told git last time. The copy keeps the source's mtime: git decides whether an entry
-  // whose stat data matches may still hide a change ("racily clean") by comparing it with the
-  // index file's own mtime, so a same-size edit made in the same second is not missed.
-  auto shadow = open_shadow(project, w);
   std::string real_index = util::join(w.git_dir, "index");
-  std::string source = shadow ? shadow->index : real_index;
-  if (util::exists(source)) BERTH_TRY(copy_index(source, scratch.path));
-  auto with_scratch = [&](std::vector<std::string> args) {
-    GitCall call = workspace_call(w, std::move(args));
-    call.env["GIT_INDEX_FILE"] = scratch.path;
-    return call;
-  };
+  if (util::exists(real_index)) BERTH_TRY(copy_index(real_index, scratch.path));
   // The staged state; an index with unresolved conflicts has none, so HEAD's tree stands in.
-  auto staged = BERTH_TRY(git_status_of(with_scratch({"write-tree"})));
+  auto staged = BERTH_TRY(git_status_of(with_index(w, {"write-tree"}, scratch.path)));
   c.index_tree = staged.ok() ? chomp(staged.out) : c.head_tree;
-  if (shadow) {
-    if (auto tree = stage_changes(project, w, scratch.path)) {
-      c.work_tree = *tree;
-      return c;
-    }
-    // Something went wrong with the fast way (a shadow git cannot read, say): start again from
-    // the real index and let git look at everything.
-    discard_shadow(project, w);
-    if (util::exists(real_index)) BERTH_TRY(copy_index(real_index, scratch.path));
-  }
-  BERTH_TRY(git(with_scratch({"add", "-A", "--", "."})));
-  c.work_tree = chomp(BERTH_TRY(git(with_scratch({"write-tree"}))).out);
+  BERTH_TRY(git(with_index(w, {"add", "-A", "--", "."}, scratch.path)));
+  c.work_tree = chomp(BERTH_TRY(git(with_index(w, {"write-tree"}, scratch.path))).out);
   return c;
 }
 

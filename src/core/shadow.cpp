@@ -2,6 +2,7 @@
 
 #include "core/name.hpp"
 #include "core/watch.hpp"
+#include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <map>
+#include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +126,31 @@ std::string stat_key(const std::string& path) {
                      st.st_mtim.tv_nsec);
 }
 
+// The user's global ignore file: core.excludesFile, or git's default. Asked once per process
+// (list asks for every workspace, from several threads).
+std::string global_excludes(const Project& project) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> known;
+  std::lock_guard<std::mutex> guard(mutex);
+  auto it = known.find(project.common_dir());
+  if (it != known.end()) return it->second;
+  std::string file;
+  if (auto r =
+          git_status_of(repo_call(project, {"config", "--path", "--get", "core.excludesFile"}));
+      r && r->ok() && !chomp(r->out).empty()) {
+    file = chomp(r->out);
+  } else {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* home = std::getenv("HOME");
+    if (xdg && *xdg)
+      file = util::join(xdg, "git/ignore");
+    else if (home && *home)
+      file = util::join(home, ".config/git/ignore");
+  }
+  known[project.common_dir()] = file;
+  return file;
+}
+
 // Everything besides the work tree that a status or the commit counts depend on.
 std::string state_key(const Project& project, const Workspace& w, const std::string& index) {
   std::string key = w.path + "\n" + w.base + "\n" + index;
@@ -136,12 +164,7 @@ std::string state_key(const Project& project, const Workspace& w, const std::str
   }
   key += stat_key(util::join(project.common_dir(), "packed-refs"));
   key += stat_key(util::join(project.common_dir(), "info/exclude"));
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  if (xdg && *xdg)
-    key += stat_key(util::join(xdg, "git/ignore"));
-  else if (home && *home)
-    key += stat_key(util::join(home, ".config/git/ignore"));
+  key += stat_key(global_excludes(project));
   return key;
 }
 
@@ -207,24 +230,58 @@ void save_verdict(const Project& project, const Workspace& w, const Verdict& ver
   (void)util::write_file_atomic(base + ".verdict", out);
 }
 
+std::optional<Verdict> look(const Project& project, const Workspace& w, const Shadow& shadow) {
+  Verdict fresh;
+  if (auto cached = reuse_verdict(project, w, shadow, fresh)) return cached;
+  GitCall status =
+      workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
+  use_watcher(project, status, shadow.index);
+  auto r = git_status_of(status);
+  if (!r || !r->ok()) return std::nullopt;
+  fresh.status = r->out;
+  std::string head = parse_status_v2(fresh.status).head;
+  if (!head.empty()) {
+    auto counts = git_status_of(
+        workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
+    if (!counts || !counts->ok()) {
+      fresh.token.clear(); // not a complete verdict: do not keep it
+      return fresh;
+    }
+    fresh.counts = counts->out;
+  }
+  save_verdict(project, w, fresh);
+  return fresh;
+}
+
+std::optional<std::string> index_tree(const Project& project, const Workspace& w,
+                                      const Shadow& shadow) {
+  std::string file = util::join(shadow_dir(project), name_slug(w.name)) + ".tree";
+  auto known = util::read_file(file);
+  if (known && known->size() > shadow.key.size() &&
+      known->compare(0, shadow.key.size(), shadow.key) == 0)
+    return known->substr(shadow.key.size());
+  GitCall write = workspace_call(w, {"write-tree"});
+  write.env["GIT_INDEX_FILE"] = shadow.index;
+  auto tree = git_status_of(write);
+  if (!tree || !tree->ok()) return std::nullopt;
+  std::string oid = chomp(tree->out);
+  (void)util::write_file_atomic(file, shadow.key + oid);
+  return oid;
+}
+
 void discard_shadow(const Project& project, const Workspace& w) {
   std::string base = util::join(shadow_dir(project), name_slug(w.name));
-  for (const char* suffix : {".key", ".index", ".verdict"})
+  for (const char* suffix : {".key", ".index", ".verdict", ".tree"})
     ::unlink((base + suffix).c_str());
 }
 
 void use_watcher(const Project& project, GitCall& call, const std::string& index) {
   // After workspace_git_args' "-c core.fsmonitor=false": the later -c wins.
-  std::vector<std::string> options{"-c",
-                                   "core.fsmonitor=" + hook_command(),
-                                   "-c",
-                                   "core.fsmonitorHookVersion=2",
-                                   "-c",
-                                   "core.untrackedCache=true",
+  std::vector<std::string> options{"-c", "core.fsmonitor=" + hook_command(), "-c",
+                                   "core.fsmonitorHookVersion=2", "-c", "core.untrackedCache=true",
                                    // The untracked cache serves `-uall` only when configured so:
                                    // berth's status and snapshots always ask with -uall.
-                                   "-c",
-                                   "status.showUntrackedFiles=all"};
+                                   "-c", "status.showUntrackedFiles=all"};
   size_t at = 0;
   for (size_t i = 0; i < call.args.size(); ++i)
     if (call.args[i] == "core.fsmonitor=false") at = i + 1;

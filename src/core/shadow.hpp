@@ -7,6 +7,7 @@
 
 #include "berth/berth.hpp"
 #include "core/git.hpp"
+#include "core/porcelain.hpp"
 #include "util/file_lock.hpp"
 
 #include <optional>
@@ -15,7 +16,7 @@
 namespace berth {
 
 struct Shadow {
-  std::string index; ///< the shadow index: use it as GIT_INDEX_FILE
+  std::string index;   ///< the shadow index: use it as GIT_INDEX_FILE
   util::FileLock lock; ///< held while the shadow is in use
   std::string key;     ///< the version of the real index it mirrors
 };
@@ -46,6 +47,17 @@ struct Verdict {
 std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& workspace,
                                      const Shadow& shadow, Verdict& fresh);
 void save_verdict(const Project& project, const Workspace& workspace, const Verdict& verdict);
+
+/// The workspace's status (`status --porcelain=v2 -z --branch -uall`) and commit counts through
+/// the shadow: the cached verdict when nothing changed, else a fresh look through the watcher,
+/// saved as the new verdict. Nullopt when git could not read the shadow (the caller drops it).
+std::optional<Verdict> look(const Project& project, const Workspace& workspace,
+                            const Shadow& shadow);
+
+/// The tree of the index version the shadow mirrors (its staged state), cached per version.
+/// Nullopt when the index has unresolved conflicts (no tree) or git fails.
+std::optional<std::string> index_tree(const Project& project, const Workspace& workspace,
+                                      const Shadow& shadow);
 
 /// Copy an index file, keeping its modification time: git judges "racily clean" entries by it.
 /// A cache, not a record: written without fsync, then renamed into place.

@@ -120,9 +120,20 @@ void Watcher::note(Root& root, const std::string& rel) {
   }
 }
 
+// git forgets what its untracked cache holds of folder `rel` only when told of a path inside it
+// ("rel/" alone makes it forget the parent's listing): a folder that came or went, even empty,
+// gets such a path. Not a real file; git only looks it up.
+void Watcher::note_listing(Root& root, const std::string& rel) {
+  note(root, rel + "/.berth-watch");
+}
+
 // Watch `rel` and every folder below it. Each folder is watched before it is read, so a
-// subfolder made meanwhile is either read here or reported by an event on its parent.
-void Watcher::watch_tree(Root& root, const std::string& rel) {
+// subfolder made meanwhile is either read here or reported by an event on its parent. With
+// `report` (a folder made or moved in after the tree was first watched), everything found is
+// reported changed: its files had no event of their own here, and git's untracked cache must
+// drop what it remembers of each folder of that name (a path inside a folder is what makes git
+// forget that folder's listing; the folder's own path only makes it forget its parent's).
+void Watcher::watch_tree(Root& root, const std::string& rel, bool report) {
   std::vector<std::string> todo{rel};
   while (!todo.empty()) {
     std::string dir = std::move(todo.back());
@@ -145,10 +156,13 @@ void Watcher::watch_tree(Root& root, const std::string& rel) {
       bool is_dir = e->d_type == DT_DIR;
       if (e->d_type == DT_UNKNOWN) {
         struct stat st;
-        is_dir = ::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                 S_ISDIR(st.st_mode);
+        is_dir =
+            ::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
       }
-      if (is_dir) todo.push_back(dir.empty() ? std::string(name) : dir + "/" + std::string(name));
+      std::string path_in = dir.empty() ? std::string(name) : dir + "/" + std::string(name);
+      if (report) note(root, is_dir ? path_in + "/" : path_in);
+      if (report && is_dir) note_listing(root, path_in);
+      if (is_dir) todo.push_back(std::move(path_in));
     }
     ::closedir(d);
   }
@@ -211,8 +225,9 @@ void Watcher::handle(int wd, uint32_t mask, const std::string& name) {
   std::string rel = dir.rel.empty() ? name : dir.rel + "/" + name;
   if (mask & IN_ISDIR) {
     if (mask & (IN_MOVED_FROM | IN_DELETE)) unwatch_tree(root, rel);
-    if ((mask & (IN_CREATE | IN_MOVED_TO)) && name != ".git") watch_tree(root, rel);
+    if ((mask & (IN_CREATE | IN_MOVED_TO)) && name != ".git") watch_tree(root, rel, true);
     note(root, rel + "/");
+    note_listing(root, rel);
   } else {
     note(root, rel);
   }
@@ -243,7 +258,7 @@ std::string Watcher::since(const std::string& path, const std::string& asked) {
       return token() + '\0' + everything;
     auto root = std::make_unique<Root>();
     root->path = path;
-    watch_tree(*root, "");
+    watch_tree(*root, "", false);
     if (root->wd < 0) {
       unwatch_tree(*root, "");
       return token() + '\0' + everything;
@@ -333,8 +348,8 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
           last_query = Clock::now();
         } else if (fields[0] == "status") {
           watcher.drain();
-          answer = fmt::format("{} {} {}\n", ::getpid(), watcher.root_count(),
-                               watcher.watch_count());
+          answer =
+              fmt::format("{} {} {}\n", ::getpid(), watcher.root_count(), watcher.watch_count());
         } else if (fields[0] == "stop") {
           answer = "stopping\n";
           stop = true;
@@ -353,7 +368,8 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
 
 Result<std::string> watch_ask(const std::string& common_dir, const std::string& request) {
   Fd sock(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (sock.fd < 0) return fail(ErrorCode::io_error, fmt::format("socket: {}", std::strerror(errno)));
+  if (sock.fd < 0)
+    return fail(ErrorCode::io_error, fmt::format("socket: {}", std::strerror(errno)));
   sockaddr_un addr;
   socklen_t len = make_address(watch_address(common_dir), addr);
   if (::connect(sock.fd, reinterpret_cast<sockaddr*>(&addr), len) != 0)

@@ -58,9 +58,10 @@ private:
     std::string rel; ///< "" for the root, else "a/b"
   };
 
-  void watch_tree(Root& root, const std::string& rel);
+  void watch_tree(Root& root, const std::string& rel, bool report);
   void unwatch_tree(Root& root, const std::string& rel);
   void note(Root& root, const std::string& rel);
+  void note_listing(Root& root, const std::string& rel);
   void handle(int wd, uint32_t mask, const std::string& name);
   std::string token() const;
 

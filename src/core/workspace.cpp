@@ -12,8 +12,8 @@
 #include "core/registry.hpp"
 #include "core/sandbox.hpp"
 #include "core/setup.hpp"
-#include "core/trash.hpp"
 #include "core/shadow.hpp"
+#include "core/trash.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/parallel.hpp"
@@ -24,11 +24,11 @@
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
-#include <future>
-#include <tuple>
 #include <functional>
+#include <future>
 #include <sys/stat.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 namespace berth {
@@ -173,6 +173,21 @@ std::string read_lock_reason(const Workspace& w, bool* locked) {
 void repoint_gitfile(const Workspace& w) {
   if (read_gitfile(w.path) == w.git_dir) return;
   (void)util::write_file_atomic(util::join(w.path, ".git"), "gitdir: " + w.git_dir + "\n");
+}
+
+// Move a doomed worktree aside as `git worktree move` does (a rename, then the admin dir's
+// `gitdir` pointed at the new place), without its check for submodules: that check reads the
+// whole index (~20 ms per 100k files), and a tree on its way to deletion needs no submodule
+// fixed. (A departure from "every worktree write through git", like the lock reason's.)
+bool move_aside(const Workspace& w, const std::string& to) {
+  if (::rename(w.path.c_str(), to.c_str()) != 0) return false;
+  auto real = util::real_path(to);
+  if (!real ||
+      !util::write_file_atomic(util::join(w.git_dir, "gitdir"), util::join(*real, ".git") + "\n")) {
+    (void)::rename(to.c_str(), w.path.c_str()); // put it back
+    return false;
+  }
+  return true;
 }
 
 // Is `path` a place berth may delete? Only a direct child of a workspace root (the configured one
@@ -492,45 +507,29 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   // shadow, never in the agent's index). Else a read-only query: GIT_OPTIONAL_LOCKS=0 keeps
   // status from taking index.lock under an agent.
   auto shadow = open_shadow(project, w);
-  Verdict fresh;
-  std::optional<Verdict> cached;
-  if (shadow) cached = reuse_verdict(project, w, *shadow, fresh);
+  std::optional<Verdict> seen;
+  if (shadow) {
+    seen = look(project, w, *shadow);
+    // A shadow git cannot read (a crash mid-copy): drop it and ask the plain way.
+    if (!seen) discard_shadow(project, w);
+  }
   std::string status_out, counts_out;
-  bool have_status = false;
-  if (cached) {
-    status_out = cached->status;
-    counts_out = cached->counts;
-    have_status = true;
+  bool have_status = seen.has_value();
+  if (seen) {
+    status_out = seen->status;
+    counts_out = seen->counts;
   } else {
-    auto plain = [&] {
-      GitCall call = workspace_call(
-          w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
-      call.env["GIT_OPTIONAL_LOCKS"] = "0";
-      return call;
-    };
-    GitCall status = plain();
-    if (shadow) use_watcher(project, status, shadow->index);
+    GitCall status =
+        workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
+    status.env["GIT_OPTIONAL_LOCKS"] = "0";
     auto r = git_status_of(status);
-    if (shadow && (!r || !r->ok())) {
-      // A shadow git cannot read (a crash mid-copy): drop it and ask the plain way.
-      discard_shadow(project, w);
-      fresh.token.clear();
-      r = git_status_of(plain());
-    }
     have_status = r && r->ok();
     if (have_status) status_out = r->out;
     std::string head = have_status ? parse_status_v2(status_out).head : std::string();
-    bool have_counts = head.empty();
     if (!head.empty()) {
       auto counts = git_status_of(
           workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
-      have_counts = counts && counts->ok();
-      if (have_counts) counts_out = counts->out;
-    }
-    if (shadow && have_status && have_counts) {
-      fresh.status = status_out;
-      fresh.counts = counts_out;
-      save_verdict(project, w, fresh);
+      if (counts && counts->ok()) counts_out = counts->out;
     }
   }
   shadow.reset();
@@ -727,7 +726,8 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
 
   // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
   // tree is walked once, not twice; only --no-trash needs a status first.
-  WorkspaceStatus before = present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
+  WorkspaceStatus before =
+      present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
   std::string tip_out;
   if (auto tip = git_status_of(
           repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
@@ -806,9 +806,10 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                        : util::join(util::dirname(w.path), ".trash"),
                    fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
     if (util::make_dirs(util::dirname(aside)) &&
-        git_status_of(repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
-            .map([](const util::ProcessResult& r) { return r.ok(); })
-            .value_or(false))
+        (move_aside(w, aside) || git_status_of(repo_call(project, {"worktree", "move", "--force",
+                                                                   "--force", w.path, aside}))
+                                     .map([](const util::ProcessResult& r) { return r.ok(); })
+                                     .value_or(false)))
       doomed = aside;
   }
   if (doomed == w.path) {

@@ -52,6 +52,24 @@ tl::expected<void, std::string> write_file_atomic(const std::string& path,
   return {};
 }
 
+tl::expected<void, std::string> write_file(const std::string& path, std::string_view content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return tl::unexpected(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  while (!content.empty()) {
+    ssize_t w = ::write(fd, content.data(), content.size());
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      int saved = errno;
+      ::close(fd);
+      return tl::unexpected(fmt::format("cannot write {}: {}", path, std::strerror(saved)));
+    }
+    content.remove_prefix(static_cast<size_t>(w));
+  }
+  if (::close(fd) != 0)
+    return tl::unexpected(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  return {};
+}
+
 tl::expected<std::string, std::string> read_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return tl::unexpected(fmt::format("cannot read {}: {}", path, std::strerror(errno)));

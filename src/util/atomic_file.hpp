@@ -11,6 +11,10 @@ namespace util {
 tl::expected<void, std::string> write_file_atomic(const std::string& path,
                                                   std::string_view content);
 
+/// Write a scratch file (created or truncated): no fsync, no rename. For files nothing depends on
+/// after a crash.
+tl::expected<void, std::string> write_file(const std::string& path, std::string_view content);
+
 /// Read a whole file; the error says which file and why (ENOENT included).
 tl::expected<std::string, std::string> read_file(const std::string& path);
 

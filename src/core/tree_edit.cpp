@@ -1,0 +1,214 @@
+#include "core/tree_edit.hpp"
+
+#include "core/git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fmt/format.h>
+#include <set>
+#include <unistd.h>
+
+namespace berth {
+namespace {
+
+std::string parent_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+std::string name_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+size_t depth_of(const std::string& dir) {
+  return dir.empty() ? 0 : static_cast<size_t>(std::count(dir.begin(), dir.end(), '/')) + 1;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// git's order of tree entries: names compared bytewise, a tree's as if it ended in '/'.
+bool git_order(const TreeEntry& a, const TreeEntry& b) {
+  size_t n = std::min(a.name.size(), b.name.size());
+  int c = a.name.compare(0, n, b.name, 0, n);
+  if (c != 0) return c < 0;
+  unsigned char ca =
+      a.name.size() > n ? static_cast<unsigned char>(a.name[n]) : (a.is_tree() ? '/' : '\0');
+  unsigned char cb =
+      b.name.size() > n ? static_cast<unsigned char>(b.name[n]) : (b.is_tree() ? '/' : '\0');
+  return ca < cb;
+}
+
+struct Scratch {
+  std::vector<std::string> paths;
+  ~Scratch() {
+    for (const auto& p : paths)
+      ::unlink(p.c_str());
+  }
+};
+
+} // namespace
+
+std::optional<std::vector<TreeEntry>> parse_tree(const std::string& raw, size_t oid_bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::vector<TreeEntry> entries;
+  size_t pos = 0;
+  while (pos < raw.size()) {
+    size_t space = raw.find(' ', pos);
+    if (space == std::string::npos) return std::nullopt;
+    size_t nul = raw.find('\0', space + 1);
+    if (nul == std::string::npos || nul + 1 + oid_bytes > raw.size()) return std::nullopt;
+    TreeEntry e;
+    e.mode = raw.substr(pos, space - pos);
+    e.name = raw.substr(space + 1, nul - space - 1);
+    e.oid.reserve(oid_bytes * 2);
+    for (size_t i = 0; i < oid_bytes; ++i) {
+      auto byte = static_cast<unsigned char>(raw[nul + 1 + i]);
+      e.oid += digits[byte >> 4];
+      e.oid += digits[byte & 15];
+    }
+    entries.push_back(std::move(e));
+    pos = nul + 1 + oid_bytes;
+  }
+  return entries;
+}
+
+std::optional<std::string> serialize_tree(std::vector<TreeEntry> entries, size_t oid_bytes) {
+  for (auto& e : entries)
+    if (e.mode == "040000") e.mode = "40000";
+  std::sort(entries.begin(), entries.end(), git_order);
+  std::string raw;
+  for (const auto& e : entries) {
+    if (e.oid.size() != oid_bytes * 2 || e.name.empty() ||
+        e.name.find_first_of(std::string("/\0", 2)) != std::string::npos)
+      return std::nullopt;
+    raw += e.mode;
+    raw += ' ';
+    raw += e.name;
+    raw += '\0';
+    for (size_t i = 0; i < oid_bytes; ++i) {
+      int hi = hex_value(e.oid[2 * i]), lo = hex_value(e.oid[2 * i + 1]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      raw += static_cast<char>(hi << 4 | lo);
+    }
+  }
+  return raw;
+}
+
+Result<std::optional<std::string>> edit_tree(const std::string& git_dir, const std::string& base,
+                                             const PathChanges& changes,
+                                             const std::string& scratch_dir) {
+  using Nothing = std::optional<std::string>;
+  size_t oid_bytes = base.size() / 2;
+  if (oid_bytes != 20 && oid_bytes != 32) return Nothing();
+  // Every folder on the way from a changed path to the root.
+  std::set<std::string> affected{""};
+  for (const auto& [path, entry] : changes) {
+    if (path.empty() || path.front() == '/' || path.back() == '/' ||
+        path.find('\n') != std::string::npos)
+      return Nothing();
+    for (std::string dir = parent_of(path); !dir.empty(); dir = parent_of(dir))
+      affected.insert(dir);
+  }
+  // Read them all from `base` in one call; a folder that is not there (or is a file there) starts
+  // empty.
+  GitCall read{{"--git-dir=" + git_dir, "cat-file", "--batch"}, git_dir, {}, {}, {}};
+  std::vector<std::string> order(affected.begin(), affected.end());
+  for (const auto& dir : order)
+    read.input += dir.empty() ? base + "\n" : base + ":" + dir + "\n";
+  auto listed = BERTH_TRY(git(read));
+  std::map<std::string, std::map<std::string, TreeEntry>> dirs;
+  size_t pos = 0;
+  for (const auto& dir : order) {
+    size_t nl = listed.out.find('\n', pos);
+    if (nl == std::string::npos) return Nothing();
+    std::string header = listed.out.substr(pos, nl - pos);
+    pos = nl + 1;
+    auto& entries = dirs[dir];
+    if (header.size() >= 8 && header.compare(header.size() - 8, 8, " missing") == 0) continue;
+    auto s1 = header.find(' '), s2 = header.rfind(' ');
+    if (s1 == std::string::npos || s1 == s2) return Nothing();
+    std::string type = header.substr(s1 + 1, s2 - s1 - 1);
+    size_t size = std::stoul(header.substr(s2 + 1));
+    if (pos + size + 1 > listed.out.size()) return Nothing();
+    if (type == "tree") {
+      auto parsed = parse_tree(listed.out.substr(pos, size), oid_bytes);
+      if (!parsed) return Nothing();
+      for (auto& e : *parsed)
+        entries[e.name] = std::move(e);
+    }
+    pos += size + 1;
+  }
+  // The changes themselves; `named` remembers which names a change set explicitly.
+  std::map<std::string, std::set<std::string>> named;
+  std::map<std::string, bool> present; // path -> whether the change leaves something there
+  for (const auto& [path, entry] : changes) {
+    std::string dir = parent_of(path), name = name_of(path);
+    named[dir].insert(name);
+    present[path] = entry.has_value();
+    if (entry) {
+      TreeEntry e = *entry;
+      e.name = name;
+      dirs[dir][name] = std::move(e);
+    } else {
+      dirs[dir].erase(name);
+    }
+  }
+  // Bottom up, one depth at a time: write the folders of that depth in one hash-object call, then
+  // hang each in its parent (or drop it from there when it became empty).
+  static std::atomic<int> counter{0};
+  int batch = ++counter;
+  size_t deepest = 0;
+  for (const auto& dir : order)
+    deepest = std::max(deepest, depth_of(dir));
+  for (size_t depth = deepest + 1; depth-- > 0;) {
+    std::vector<std::string> level;
+    for (const auto& dir : order)
+      if (depth_of(dir) == depth && (!dirs[dir].empty() || dir.empty())) level.push_back(dir);
+    Scratch files;
+    GitCall write{{"--git-dir=" + git_dir, "hash-object", "-w", "-t", "tree", "--stdin-paths"},
+                  git_dir,
+                  {},
+                  {},
+                  {}};
+    for (size_t i = 0; i < level.size(); ++i) {
+      std::vector<TreeEntry> entries;
+      for (auto& [name, e] : dirs[level[i]])
+        entries.push_back(e);
+      auto raw = serialize_tree(std::move(entries), oid_bytes);
+      if (!raw) return Nothing();
+      std::string file =
+          util::join(scratch_dir, fmt::format("tree.{}.{}.{}.{}", ::getpid(), batch, depth, i));
+      files.paths.push_back(file);
+      if (auto w = util::write_file(file, *raw); !w) return fail(ErrorCode::io_error, w.error());
+      write.input += file + "\n";
+    }
+    std::vector<std::string> oids;
+    if (!level.empty()) oids = split_lines(BERTH_TRY(git(write)).out);
+    if (oids.size() != level.size()) return Nothing();
+    if (depth == 0) return Nothing(oids.front());
+    for (const auto& dir : order) {
+      if (depth_of(dir) != depth) continue;
+      std::string parent = parent_of(dir), name = name_of(dir);
+      bool set_by_change = named[parent].count(name) > 0;
+      auto it = std::find(level.begin(), level.end(), dir);
+      if (it == level.end()) {
+        // Empty now: it goes, unless a change put a file in its place.
+        if (!set_by_change) dirs[parent].erase(name);
+        continue;
+      }
+      // A folder with files where a change left a file: not something a work tree can hold.
+      if (set_by_change && present[dir]) return Nothing();
+      dirs[parent][name] = TreeEntry{"40000", name, oids[static_cast<size_t>(it - level.begin())]};
+    }
+  }
+  return Nothing();
+}
+
+} // namespace berth
