@@ -191,6 +191,10 @@ struct Snapshot {
   std::string base;         ///< the workspace's base
   std::string owner;
   int64_t time = 0;
+  /// Ignored files deleted with its tree (not saved), counted by the background deleter; -1
+  /// until then (or when the tree was deleted another way).
+  int64_t ignored_files = -1;
+  int64_t ignored_bytes = -1;
 };
 
 struct Discarded {
@@ -199,6 +203,9 @@ struct Discarded {
   bool unsaved_work = false;        ///< it had commits or changes beyond its base
   uint64_t ignored_files = 0;       ///< ignored files deleted with it (not snapshotted)
   uint64_t ignored_bytes = 0;
+  /// False when the tree went to the background deleter, which counts its ignored files (see
+  /// Snapshot::ignored_files); the two counts above are then unknown.
+  bool ignored_counted = true;
   std::vector<std::string> warnings;
 };
 

@@ -242,7 +242,11 @@ Result<Output> run_discard(const Args& args, const berth::Project& project) {
                               d.workspace.name);
     out.text += "\n";
   }
-  if (d.ignored_files > 0)
+  if (!d.ignored_counted)
+    out.notes.push_back(fmt::format("ignored files (build output) are not saved; `berth restore "
+                                    "--list {}` shows how many went",
+                                    d.workspace.name));
+  else if (d.ignored_files > 0)
     out.warnings.push_back(
         fmt::format("{} ignored file(s), {}, were deleted with it (ignored files are not saved)",
                     d.ignored_files, human_bytes(d.ignored_bytes)));
@@ -266,9 +270,15 @@ Result<Output> run_restore(const Args& args, const berth::Project& project) {
       return out;
     }
     int64_t now = static_cast<int64_t>(::time(nullptr));
-    std::vector<std::vector<std::string>> rows{{"NAME", "DISCARDED", "COMMIT", "REF"}};
+    std::vector<std::vector<std::string>> rows{
+        {"NAME", "DISCARDED", "COMMIT", "IGNORED (NOT SAVED)", "REF"}};
     for (const auto& s : snaps)
-      rows.push_back({s.name, age(s.time, now) + " ago", short_sha(s.commit), s.ref});
+      rows.push_back({s.name, age(s.time, now) + " ago", short_sha(s.commit),
+                      s.ignored_files < 0
+                          ? std::string("-")
+                          : fmt::format("{} file(s), {}", s.ignored_files,
+                                        human_bytes(static_cast<uint64_t>(s.ignored_bytes))),
+                      s.ref});
     out.text = table(rows);
     return out;
   }

@@ -63,6 +63,10 @@ void to_json(nlohmann::json& j, const Snapshot& s) {
       {"name", s.name},          {"ref", s.ref},   {"commit", s.commit},         {"head", s.head},
       {"branch", s.branch},      {"base", s.base}, {"branch_tip", s.branch_tip}, {"owner", s.owner},
       {"time", iso_time(s.time)}};
+  j["ignored_files"] =
+      s.ignored_files < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.ignored_files);
+  j["ignored_bytes"] =
+      s.ignored_bytes < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.ignored_bytes);
 }
 
 void to_json(nlohmann::json& j, const SetupReport& r) {
@@ -96,8 +100,10 @@ void to_json(nlohmann::json& j, const Discarded& d) {
   j = {{"workspace", d.workspace},
        {"snapshot", d.snapshot ? nlohmann::json(*d.snapshot) : nlohmann::json(nullptr)},
        {"unsaved_work", d.unsaved_work},
-       {"ignored_files", d.ignored_files},
-       {"ignored_bytes", d.ignored_bytes},
+       {"ignored_files",
+        d.ignored_counted ? nlohmann::json(d.ignored_files) : nlohmann::json(nullptr)},
+       {"ignored_bytes",
+        d.ignored_counted ? nlohmann::json(d.ignored_bytes) : nlohmann::json(nullptr)},
        {"warnings", d.warnings}};
 }
 

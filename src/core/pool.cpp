@@ -15,6 +15,7 @@
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
+#include "core/trash.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
@@ -348,6 +349,8 @@ int reap_trash(const Project& project, int64_t room = 0, const std::string& comm
   for (const auto& name : names) {
     std::string path = util::join(dir, name);
     ++reaped;
+    // What goes unsaved, counted before it goes (discard did not wait for this walk).
+    note_ignored_of_aside(project, path);
     if (!commit.empty() && room > 0) {
       auto slots = load_slots(project);
       int64_t present = std::count_if(slots.begin(), slots.end(), [](const SlotRecord& r) {

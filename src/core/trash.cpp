@@ -8,7 +8,9 @@
 #include "util/paths.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace berth {
@@ -82,6 +84,60 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
               "run `git for-each-ref refs/berth/trash/` to inspect the trash");
 }
 
+namespace {
+
+std::string notes_dir(const Project& project) {
+  return util::join(project.berth_dir(), "trash-notes");
+}
+
+// refs/berth/trash/<slug>/<leaf> -> <berth>/trash-notes/<slug>.<leaf>
+std::string note_path(const Project& project, const std::string& ref) {
+  std::string rest = ref.substr(std::string_view("refs/berth/trash/").size());
+  std::replace(rest.begin(), rest.end(), '/', '.');
+  return util::join(notes_dir(project), rest);
+}
+
+} // namespace
+
+std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
+                                            const std::string& work_tree) {
+  std::pair<uint64_t, uint64_t> found{0, 0};
+  auto args = workspace_git_args(git_dir, work_tree);
+  for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard"})
+    args.push_back(a);
+  auto listed = git_status_of(GitCall{args, work_tree, {}, {}, util::Stream::pipe});
+  if (listed && listed->ok())
+    for (const auto& file : split_z(listed->out)) {
+      struct stat st;
+      ++found.first;
+      if (::lstat(util::join(work_tree, file).c_str(), &st) == 0)
+        found.second += static_cast<uint64_t>(st.st_size);
+    }
+  return found;
+}
+
+std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
+  return fmt::format("{}.{}.{}", name_slug(name), util::basename(snapshot_ref), ::getpid());
+}
+
+void note_ignored_of_aside(const Project& project, const std::string& aside_path) {
+  // <slug>.<leaf>.<pid>: the slug may hold dots, the leaf and the pid do not.
+  std::string name = util::basename(aside_path);
+  auto pid_dot = name.rfind('.');
+  if (pid_dot == std::string::npos || pid_dot == 0) return;
+  auto leaf_dot = name.rfind('.', pid_dot - 1);
+  if (leaf_dot == std::string::npos) return;
+  std::string ref = "refs/berth/trash/" + name.substr(0, leaf_dot) + "/" +
+                    name.substr(leaf_dot + 1, pid_dot - leaf_dot - 1);
+  auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+  if (!known || !known->ok()) return;
+  std::string git_dir = read_gitfile(aside_path);
+  if (git_dir.empty()) return;
+  auto [files, bytes] = count_ignored(git_dir, aside_path);
+  if (!util::make_dirs(notes_dir(project))) return;
+  (void)util::write_file_atomic(note_path(project, ref), fmt::format("{} {}\n", files, bytes));
+}
+
 Result<std::vector<Snapshot>> list_snapshots(const Project& project,
                                              std::optional<std::string_view> name) {
   std::string pattern = name ? trash_prefix(*name) : std::string("refs/berth/trash/");
@@ -110,6 +166,13 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
     auto parents =
         split_lines(BERTH_TRY(git(repo_call(project, {"rev-parse", s.commit + "^@"}))).out);
     if (parents.size() >= 2) s.index_commit = parents[1];
+    if (auto note = util::read_file(note_path(project, s.ref))) {
+      long long files = -1, bytes = -1;
+      if (std::sscanf(note->c_str(), "%lld %lld", &files, &bytes) == 2) {
+        s.ignored_files = files;
+        s.ignored_bytes = bytes;
+      }
+    }
     list.push_back(std::move(s));
   }
   std::sort(list.begin(), list.end(), [](const Snapshot& a, const Snapshot& b) {

@@ -24,4 +24,16 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& workspac
 /// The snapshot ref prefix for a workspace name.
 std::string trash_prefix(std::string_view name);
 
+/// The ignored files of a work tree (git's own rules) and their total size.
+std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
+                                            const std::string& work_tree);
+
+/// Where `discard` moves a tree it leaves to the background deleter: `<slug>.<leaf>.<pid>` in
+/// `dir`, `leaf` being the snapshot ref's last component (its time), so the deleter knows which
+/// snapshot the tree belonged to.
+std::string aside_name(std::string_view name, const std::string& snapshot_ref);
+/// The background deleter, before it deletes a tree moved aside: count its ignored files and
+/// record them with its snapshot (shown by `restore --list`). Nothing when no snapshot matches.
+void note_ignored_of_aside(const Project& project, const std::string& aside_path);
+
 } // namespace berth

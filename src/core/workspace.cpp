@@ -753,22 +753,15 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   };
 
   // Ignored files (build output) are not saved; say how much goes, so nothing vanishes silently.
-  // Counted while the snapshot is taken: both walk the tree, each on its own core.
+  // A tree left to the background deleter is counted there (a walk of the whole tree, which
+  // discard does not wait for; `restore --list` shows the count); one deleted here is counted
+  // while the snapshot is taken, each walk on its own core.
+  bool background = present && trash == Trash::yes && project.config().get_int("pool.size") > 0 &&
+                    util::dirname(w.path) == project.workspace_root();
+  d.ignored_counted = !background;
   std::future<std::pair<uint64_t, uint64_t>> ignored;
-  if (present)
-    ignored = std::async(std::launch::async, [&w] {
-      std::pair<uint64_t, uint64_t> found{0, 0};
-      auto listed = git_status_of(
-          workspace_call(w, {"ls-files", "-z", "--others", "--ignored", "--exclude-standard"}));
-      if (listed && listed->ok())
-        for (const auto& file : split_z(listed->out)) {
-          struct stat st;
-          ++found.first;
-          if (::lstat(util::join(w.path, file).c_str(), &st) == 0)
-            found.second += static_cast<uint64_t>(st.st_size);
-        }
-      return found;
-    });
+  if (present && !background)
+    ignored = std::async(std::launch::async, [&w] { return count_ignored(w.git_dir, w.path); });
 
   // Snapshot before anything is removed: this is what `berth restore` brings back.
   if (trash == Trash::yes) {
@@ -804,7 +797,8 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
         util::join(util::dirname(w.path) == project.workspace_root()
                        ? trash_dir(project)
                        : util::join(util::dirname(w.path), ".trash"),
-                   fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
+                   d.snapshot ? aside_name(w.name, d.snapshot->ref)
+                              : fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
     if (util::make_dirs(util::dirname(aside)) &&
         (move_aside(w, aside) || git_status_of(repo_call(project, {"worktree", "move", "--force",
                                                                    "--force", w.path, aside}))
@@ -842,7 +836,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   { auto released = std::move(lock); }
 
   if (doomed != w.path) {
-    if (project.config().get_int("pool.size") > 0 && util::dirname(doomed) == trash_dir(project)) {
+    if (background && util::dirname(doomed) == trash_dir(project)) {
       // The tree is deleted by the background pool filler, which also refills the pool: discard
       // returns now, whatever the size of the tree.
       pool_refill_in_background(project);
