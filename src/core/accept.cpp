@@ -14,6 +14,7 @@
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
+#include "core/trash.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
@@ -801,6 +802,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     if (recorded) continue;
     if (repair == Repair::yes && util::basename(util::dirname(e.path)) == ".trash") {
       // A discard that stopped after moving the tree aside: finish deleting it.
+      settle_aside(project, e.path, true);
       auto removed =
           git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", e.path}));
       if (removed && removed->ok()) {

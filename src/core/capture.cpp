@@ -130,6 +130,25 @@ std::optional<Captured> capture_changes(const Project& project, const Workspace&
   return c;
 }
 
+// Both trees the slow, sure way: a scratch copy of the real index, then `add -A` (every file is
+// looked at). Captures run side by side (overlaps): each needs its own scratch index. The copy
+// keeps the real index's mtime: git decides whether an entry whose stat data matches may still
+// hide a change ("racily clean") by comparing it with the index file's own mtime, so a same-size
+// edit made in the same second as the last index write is not missed.
+Result<Captured> capture_all(const Project&, const Workspace& w, Captured c,
+                             const std::string& tmp_dir) {
+  static std::atomic<int> counter{0};
+  ScratchFile scratch{util::join(tmp_dir, fmt::format("index.{}.{}", ::getpid(), ++counter))};
+  std::string real_index = util::join(w.git_dir, "index");
+  if (util::exists(real_index)) BERTH_TRY(copy_index(real_index, scratch.path));
+  // The staged state; an index with unresolved conflicts has none, so HEAD's tree stands in.
+  auto staged = BERTH_TRY(git_status_of(with_index(w, {"write-tree"}, scratch.path)));
+  c.index_tree = staged.ok() ? chomp(staged.out) : c.head_tree;
+  BERTH_TRY(git(with_index(w, {"add", "-A", "--", "."}, scratch.path)));
+  c.work_tree = chomp(BERTH_TRY(git(with_index(w, {"write-tree"}, scratch.path))).out);
+  return c;
+}
+
 } // namespace
 
 Result<Captured> capture(const Project& project, const Workspace& w) {
@@ -145,20 +164,14 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
     // git look at everything.
     discard_shadow(project, w);
   }
-  // Captures run side by side (overlaps): each needs its own scratch index. The copy keeps the
-  // real index's mtime: git decides whether an entry whose stat data matches may still hide a
-  // change ("racily clean") by comparing it with the index file's own mtime, so a same-size edit
-  // made in the same second as the last index write is not missed.
-  static std::atomic<int> counter{0};
-  ScratchFile scratch{util::join(tmp_dir, fmt::format("index.{}.{}", ::getpid(), ++counter))};
-  std::string real_index = util::join(w.git_dir, "index");
-  if (util::exists(real_index)) BERTH_TRY(copy_index(real_index, scratch.path));
-  // The staged state; an index with unresolved conflicts has none, so HEAD's tree stands in.
-  auto staged = BERTH_TRY(git_status_of(with_index(w, {"write-tree"}, scratch.path)));
-  c.index_tree = staged.ok() ? chomp(staged.out) : c.head_tree;
-  BERTH_TRY(git(with_index(w, {"add", "-A", "--", "."}, scratch.path)));
-  c.work_tree = chomp(BERTH_TRY(git(with_index(w, {"write-tree"}, scratch.path))).out);
-  return c;
+  return capture_all(project, w, std::move(c), tmp_dir);
+}
+
+Result<std::string> capture_work_tree_fully(const Project& project, const Workspace& w) {
+  std::string tmp_dir = util::join(project.berth_dir(), "tmp");
+  if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
+  // (HEAD is not needed, and may point at a branch discard already deleted.)
+  return BERTH_TRY(capture_all(project, w, Captured{}, tmp_dir)).work_tree;
 }
 
 bool has_identity(const Project& project) {

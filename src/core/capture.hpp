@@ -21,6 +21,10 @@ struct Captured {
 /// so only files that changed are hashed, and the workspace's own index is never written.
 Result<Captured> capture(const Project& project, const Workspace& workspace);
 
+/// The work tree's tree the sure way, looking at every file (no watcher): what the background
+/// deleter checks a snapshot against before it deletes the tree.
+Result<std::string> capture_work_tree_fully(const Project& project, const Workspace& workspace);
+
 /// A commit holding `tree` on top of `parent`, made with the user's identity when git has one
 /// and berth's otherwise. It is not put on any ref.
 Result<std::string> make_commit(const Project& project, const std::string& tree,

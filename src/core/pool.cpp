@@ -349,8 +349,9 @@ int reap_trash(const Project& project, int64_t room = 0, const std::string& comm
   for (const auto& name : names) {
     std::string path = util::join(dir, name);
     ++reaped;
-    // What goes unsaved, counted before it goes (discard did not wait for this walk).
-    note_ignored_of_aside(project, path);
+    // Its snapshot checked against a full look, and what goes unsaved counted, before it goes
+    // (discard waited for neither).
+    settle_aside(project, path, true);
     if (!commit.empty() && room > 0) {
       auto slots = load_slots(project);
       int64_t present = std::count_if(slots.begin(), slots.end(), [](const SlotRecord& r) {

@@ -126,6 +126,26 @@ std::string stat_key(const std::string& path) {
                      st.st_mtim.tv_nsec);
 }
 
+// The user's global configuration files, as git finds them.
+std::vector<std::string> global_config_files() {
+  std::vector<std::string> files;
+  const char* global = std::getenv("GIT_CONFIG_GLOBAL");
+  const char* home = std::getenv("HOME");
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (global && *global) {
+    files.push_back(global);
+  } else {
+    if (home && *home) files.push_back(util::join(home, ".gitconfig"));
+    if (xdg && *xdg)
+      files.push_back(util::join(xdg, "git/config"));
+    else if (home && *home)
+      files.push_back(util::join(home, ".config/git/config"));
+  }
+  const char* system = std::getenv("GIT_CONFIG_SYSTEM");
+  files.push_back(system && *system ? system : "/etc/gitconfig");
+  return files;
+}
+
 // The user's global ignore file: core.excludesFile, or git's default. Asked once per process
 // (list asks for every workspace, from several threads).
 std::string global_excludes(const Project& project) {
@@ -163,6 +183,13 @@ std::string state_key(const Project& project, const Workspace& w, const std::str
     key += stat_key(util::join(project.common_dir(), ref));
   }
   key += stat_key(util::join(project.common_dir(), "packed-refs"));
+  // Configuration can change what status says of the same files (core.fileMode, core.autocrlf,
+  // attributes).
+  key += stat_key(util::join(project.common_dir(), "config"));
+  key += stat_key(util::join(w.git_dir, "config.worktree"));
+  key += stat_key(util::join(project.common_dir(), "info/attributes"));
+  for (const auto& file : global_config_files())
+    key += stat_key(file);
   key += stat_key(util::join(project.common_dir(), "info/exclude"));
   key += stat_key(global_excludes(project));
   return key;
@@ -260,8 +287,10 @@ std::optional<std::string> index_tree(const Project& project, const Workspace& w
   if (known && known->size() > shadow.key.size() &&
       known->compare(0, shadow.key.size(), shadow.key) == 0)
     return known->substr(shadow.key.size());
+  // With the watcher configured, as every git call on the shadow: one without it would drop the
+  // watcher's token from the shadow and leave the untracked cache to trust folder times.
   GitCall write = workspace_call(w, {"write-tree"});
-  write.env["GIT_INDEX_FILE"] = shadow.index;
+  use_watcher(project, write, shadow.index);
   auto tree = git_status_of(write);
   if (!tree || !tree->ok()) return std::nullopt;
   std::string oid = chomp(tree->out);

@@ -120,7 +120,7 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
   return fmt::format("{}.{}.{}", name_slug(name), util::basename(snapshot_ref), ::getpid());
 }
 
-void note_ignored_of_aside(const Project& project, const std::string& aside_path) {
+void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
   // <slug>.<leaf>.<pid>: the slug may hold dots, the leaf and the pid do not.
   std::string name = util::basename(aside_path);
   auto pid_dot = name.rfind('.');
@@ -131,8 +131,37 @@ void note_ignored_of_aside(const Project& project, const std::string& aside_path
                     name.substr(leaf_dot + 1, pid_dot - leaf_dot - 1);
   auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
   if (!known || !known->ok()) return;
+  std::string snapshot = chomp(known->out);
   std::string git_dir = read_gitfile(aside_path);
   if (git_dir.empty()) return;
+  Workspace w;
+  w.path = aside_path;
+  w.git_dir = git_dir;
+  // The snapshot commit's tree is the work tree: when the full look finds another one, a new
+  // commit with the same parents and message takes the ref's place (compare-and-swap: only if
+  // the ref still holds the snapshot checked).
+  auto full = capture_work_tree_fully(project, w);
+  auto saved = rev(project, snapshot + "^{tree}");
+  if (full && saved && !saved->empty() && *full != *saved) {
+    auto parents = git_status_of(repo_call(project, {"rev-parse", snapshot + "^@"}));
+    auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", snapshot}));
+    if (parents && parents->ok() && message && message->ok()) {
+      std::vector<std::string> args{"commit-tree", *full};
+      for (const auto& p : split_lines(parents->out)) {
+        args.push_back("-p");
+        args.push_back(p);
+      }
+      GitCall commit = repo_call(project, args);
+      commit.env = berth_identity();
+      commit.input = message->out;
+      if (auto made = git_status_of(commit); made && made->ok())
+        (void)git_status_of(repo_call(project, {"update-ref", "-m",
+                                                "berth: trash completed by a "
+                                                "full look before deletion",
+                                                ref, chomp(made->out), snapshot}));
+    }
+  }
+  if (!count_ignored_files) return;
   auto [files, bytes] = count_ignored(git_dir, aside_path);
   if (!util::make_dirs(notes_dir(project))) return;
   (void)util::write_file_atomic(note_path(project, ref), fmt::format("{} {}\n", files, bytes));

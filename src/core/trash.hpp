@@ -32,8 +32,11 @@ std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
 /// `dir`, `leaf` being the snapshot ref's last component (its time), so the deleter knows which
 /// snapshot the tree belonged to.
 std::string aside_name(std::string_view name, const std::string& snapshot_ref);
-/// The background deleter, before it deletes a tree moved aside: count its ignored files and
-/// record them with its snapshot (shown by `restore --list`). Nothing when no snapshot matches.
-void note_ignored_of_aside(const Project& project, const std::string& aside_path);
+/// Before a tree moved aside is deleted: check its snapshot against a full look at the tree (the
+/// snapshot was taken from what the watcher reported: a change it could not see, such as a
+/// write through a hard link from outside, would otherwise be lost) and complete the snapshot
+/// if anything differs; with `count_ignored_files`, count its ignored files and record them with
+/// the snapshot (shown by `restore --list`). Nothing when no snapshot matches the tree's name.
+void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files);
 
 } // namespace berth

@@ -25,9 +25,11 @@
 namespace berth {
 namespace {
 
-constexpr uint32_t kMask = IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
-                           IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_DONT_FOLLOW |
-                           IN_EXCL_UNLINK | IN_ONLYDIR;
+// IN_CLOSE_WRITE as well as IN_MODIFY: a write through a shared mapping has no event of its own,
+// but closing the file it was mapped from does.
+constexpr uint32_t kMask = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | IN_DELETE |
+                           IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF |
+                           IN_DONT_FOLLOW | IN_EXCL_UNLINK | IN_ONLYDIR;
 // Beyond this many distinct changed paths in one tree, forget them and answer "/" once.
 constexpr size_t kMaxChanged = 100000;
 constexpr size_t kMaxRoots = 1024;
@@ -263,7 +265,9 @@ std::string Watcher::since(const std::string& path, const std::string& asked) {
       unwatch_tree(*root, "");
       return token() + '\0' + everything;
     }
-    root->since = seq_;
+    // Past every token already handed out for this path (it may have been watched before, then
+    // moved away and back): those knew nothing of what happened in between.
+    root->since = ++seq_;
     roots_.emplace(path, std::move(root));
     return token() + '\0' + everything;
   }

@@ -841,6 +841,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
       // returns now, whatever the size of the tree.
       pool_refill_in_background(project);
     } else {
+      settle_aside(project, doomed, false);
       auto removed =
           git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", doomed}));
       if (!removed || !removed->ok())
