@@ -411,6 +411,7 @@ struct WatchStatus {
   int64_t pid = 0;
   int64_t roots = 0;   ///< work trees it follows
   int64_t watches = 0; ///< folders it watches in them
+  int64_t blind = 0; ///< work trees it could not watch whole (inotify watch limit): looked at fully
   std::string address; ///< its abstract unix socket
 };
 /// Whether the project's watcher runs, and what it follows.

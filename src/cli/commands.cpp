@@ -586,15 +586,22 @@ Result<Output> run_watch(const Args& args, const berth::Project& project) {
     j["pid"] = s.pid;
     j["roots"] = s.roots;
     j["watches"] = s.watches;
+    j["blind"] = s.blind;
   }
   if (args.watch_action == "stop") j["stopped"] = stopped;
+  std::vector<std::string> warnings;
+  if (s.blind > 0)
+    warnings.push_back(fmt::format(
+        "{} work tree(s) have more folders than inotify lets it watch: they are looked at in "
+        "full; raise fs.inotify.max_user_watches (sysctl) to watch them",
+        s.blind));
   std::string text =
       s.running
           ? fmt::format("watcher: running (pid {}), following {} work tree(s), {} folder(s)\n",
                         s.pid, s.roots, s.watches)
       : stopped ? "watcher: stopped\n"
                 : "watcher: not running (it starts with the next workspace query)\n";
-  return Output{j, args.quiet ? std::string() : text, {}, 0};
+  return Output{j, args.quiet ? std::string() : text, warnings, 0};
 }
 
 // ---- doctor ---------------------------------------------------------------------------------

@@ -109,6 +109,11 @@ Watcher::~Watcher() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+size_t Watcher::blind_count() const {
+  return static_cast<size_t>(
+      std::count_if(roots_.begin(), roots_.end(), [](const auto& r) { return r.second->broken; }));
+}
+
 std::string Watcher::token() const {
   return fmt::format("{}{}:{}", kTokenPrefix, instance_, seq_);
 }
@@ -352,8 +357,8 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
           last_query = Clock::now();
         } else if (fields[0] == "status") {
           watcher.drain();
-          answer =
-              fmt::format("{} {} {}\n", ::getpid(), watcher.root_count(), watcher.watch_count());
+          answer = fmt::format("{} {} {} {}\n", ::getpid(), watcher.root_count(),
+                               watcher.watch_count(), watcher.blind_count());
         } else if (fields[0] == "stop") {
           answer = "stopping\n";
           stop = true;
@@ -426,12 +431,13 @@ WatchStatus watch_status(const std::string& common_dir) {
   s.address = watch_address(common_dir);
   auto answer = watch_ask(common_dir, "status");
   if (!answer) return s;
-  long long pid = 0, roots = 0, watches = 0;
-  if (std::sscanf(answer->c_str(), "%lld %lld %lld", &pid, &roots, &watches) == 3) {
+  long long pid = 0, roots = 0, watches = 0, blind = 0;
+  if (std::sscanf(answer->c_str(), "%lld %lld %lld %lld", &pid, &roots, &watches, &blind) >= 3) {
     s.running = true;
     s.pid = pid;
     s.roots = roots;
     s.watches = watches;
+    s.blind = blind;
   }
   return s;
 }

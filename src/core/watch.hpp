@@ -42,6 +42,9 @@ public:
 
   size_t root_count() const { return roots_.size(); }
   size_t watch_count() const { return dirs_.size(); }
+  /// Roots with a folder that could not be watched (fs.inotify.max_user_watches reached): always
+  /// answered "/".
+  size_t blind_count() const;
   std::string instance() const { return instance_; }
 
 private:
