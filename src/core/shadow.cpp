@@ -306,11 +306,14 @@ void discard_shadow(const Project& project, const Workspace& w) {
 
 void use_watcher(const Project& project, GitCall& call, const std::string& index) {
   // After workspace_git_args' "-c core.fsmonitor=false": the later -c wins.
-  std::vector<std::string> options{"-c", "core.fsmonitor=" + hook_command(), "-c",
-                                   "core.fsmonitorHookVersion=2", "-c", "core.untrackedCache=true",
-                                   // The untracked cache serves `-uall` only when configured so:
-                                   // berth's status and snapshots always ask with -uall.
-                                   "-c", "status.showUntrackedFiles=all"};
+  std::vector<std::string> options{
+      "-c", "core.fsmonitor=" + hook_command(), "-c", "core.fsmonitorHookVersion=2", "-c",
+      "core.untrackedCache=true",
+      // The untracked cache serves `-uall` only when configured so: berth's status and
+      // snapshots always ask with -uall.
+      "-c", "status.showUntrackedFiles=all",
+      // A split shadow would write shared index files into the workspace's git dir.
+      "-c", "core.splitIndex=false"};
   size_t at = 0;
   for (size_t i = 0; i < call.args.size(); ++i)
     if (call.args[i] == "core.fsmonitor=false") at = i + 1;

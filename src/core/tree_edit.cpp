@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <set>
 #include <unistd.h>
@@ -135,8 +136,10 @@ Result<std::optional<std::string>> edit_tree(const std::string& git_dir, const s
     auto s1 = header.find(' '), s2 = header.rfind(' ');
     if (s1 == std::string::npos || s1 == s2) return Nothing();
     std::string type = header.substr(s1 + 1, s2 - s1 - 1);
-    size_t size = std::stoul(header.substr(s2 + 1));
-    if (pos + size + 1 > listed.out.size()) return Nothing();
+    char* end = nullptr;
+    unsigned long long size = std::strtoull(header.c_str() + s2 + 1, &end, 10);
+    if (end != header.c_str() + header.size() || pos + size + 1 > listed.out.size())
+      return Nothing();
     if (type == "tree") {
       auto parsed = parse_tree(listed.out.substr(pos, size), oid_bytes);
       if (!parsed) return Nothing();
