@@ -161,7 +161,8 @@ struct TrustStatus {
   std::vector<std::string> commands; ///< setup.run from the repository's .berth.toml
   std::string hash;                  ///< what trust is keyed on (with the project)
   bool trusted = false;
-  std::string store; ///< the file trust is kept in
+  std::string store;    ///< the file trust is kept in
+  bool revoked = false; ///< revoke_trust: there was a trust to forget
 };
 Result<TrustStatus> trust_status(const Project& project);
 /// Trust exactly the current list of setup commands of this project.

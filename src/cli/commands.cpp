@@ -672,7 +672,13 @@ Result<Output> run_trust(const Args& args, const berth::Project& project) {
   }
   if (args.revoke) {
     auto s = BERTH_TRY(berth::revoke_trust(project));
-    return Output{trust_json(s), "this project's setup commands are no longer trusted\n", {}, 0};
+    auto j = trust_json(s);
+    j["revoked"] = s.revoked;
+    return Output{j,
+                  s.revoked ? "this project's setup commands are no longer trusted\n"
+                            : "this project's setup commands were not trusted: nothing to revoke\n",
+                  {},
+                  0};
   }
   // Trusting shows exactly what is trusted: the list a later `berth new` will run.
   auto s = BERTH_TRY(berth::trust_project(project));

@@ -359,9 +359,7 @@ int reap_trash(const Project& project, int64_t room = 0, const std::string& comm
       });
       if (present < room && recycle_tree(project, path, commit)) continue;
     }
-    auto removed =
-        git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
-    if ((!removed || !removed->ok()) && util::is_within(path, dir)) (void)util::remove_tree(path);
+    (void)remove_aside(project, path);
   }
   return reaped;
 }
@@ -380,6 +378,28 @@ int count_trash(const Project& project) {
 
 std::string trash_dir(const Project& project) {
   return util::join(project.workspace_root(), ".trash");
+}
+
+bool remove_aside(const Project& project, const std::string& path) {
+  if (util::basename(util::dirname(path)) != ".trash") return false;
+  auto removed =
+      git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
+  if (removed && removed->ok()) return true;
+  std::string admin_root = util::join(project.common_dir(), "worktrees");
+  std::string admin;
+  if (DIR* d = ::opendir(admin_root.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      auto gitdir = util::read_file(util::join(util::join(admin_root, name), "gitdir"));
+      if (gitdir && chomp(*gitdir) == util::join(path, ".git"))
+        admin = util::join(admin_root, name);
+    }
+    ::closedir(d);
+  }
+  if (!util::remove_tree(path)) return false;
+  if (!admin.empty()) (void)util::remove_tree(admin);
+  return true;
 }
 
 Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const std::string& path,

@@ -23,4 +23,10 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
 /// Where discarded trees wait for deletion or recycling: <workspace-root>/.trash.
 std::string trash_dir(const Project& project);
 
+/// Delete a tree `discard` moved aside into a `.trash` folder: through git (which removes its
+/// admin dir too) or, when git refuses (its `.git` replaced by a folder, say), by hand: the tree,
+/// then the admin dir whose `gitdir` names it (berth's lock on it keeps `git worktree prune`
+/// away, and its HEAD would keep the branch name taken). Never anything outside a `.trash` folder.
+bool remove_aside(const Project& project, const std::string& path);
+
 } // namespace berth

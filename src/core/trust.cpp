@@ -108,8 +108,10 @@ Result<TrustStatus> revoke_trust(const Project& project) {
   std::string path = store_path();
   auto lock = BERTH_TRY(lock_store(path));
   auto store = BERTH_TRY(read_store(path));
-  if (store["projects"].erase(project.common_dir()) > 0) BERTH_TRY(write_store(path, store));
+  bool revoked = store["projects"].erase(project.common_dir()) > 0;
+  if (revoked) BERTH_TRY(write_store(path, store));
   auto status = BERTH_TRY(status_in(project, store));
+  status.revoked = revoked;
   return status;
 }
 

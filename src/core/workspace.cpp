@@ -842,9 +842,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
       pool_refill_in_background(project);
     } else {
       settle_aside(project, doomed, false);
-      auto removed =
-          git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", doomed}));
-      if (!removed || !removed->ok())
+      if (!remove_aside(project, doomed))
         d.warnings.push_back(fmt::format("could not delete {}; remove it by hand", doomed));
     }
   }

@@ -40,9 +40,11 @@ berth trust >/dev/null
 berth new f >/dev/null 2>&1
 assert_eq "$(tail -1 "$T/ran")" f
 
-# Revoked: skipped again.
-berth trust --revoke >/dev/null
+# Revoked: skipped again. Revoking twice says there was nothing left to revoke.
+assert_eq "$(berth trust --revoke)" "this project's setup commands are no longer trusted"
 assert_eq "$(berth --json trust --list | jq -c .trusted)" "[]"
+assert_eq "$(berth --json trust --revoke | jq -c '[.revoked, .trusted]')" "[false,false]"
+assert_contains "$(berth trust --revoke)" "were not trusted: nothing to revoke"
 berth new g >/dev/null 2>&1
 assert_eq "$(tail -1 "$T/ran")" f
 
