@@ -35,8 +35,9 @@ command -v jq >/dev/null || skip "jq is not installed (scripts/bootstrap install
 T=$(mktemp -d "${TMPDIR:-/tmp}/berth-test.XXXXXX")
 T=$(realpath "$T")
 
+# cleanup [STATUS]: the test's exit status is STATUS, or that of the last command.
 cleanup() {
-  local status=$?
+  local status=${1:-$?}
   trap - ERR
   # Let a checkout held by hold_checkouts go, so no git or filter outlives the test.
   touch "$T/release" 2>/dev/null || true

@@ -57,10 +57,10 @@ lock_reason() {
   cat "$admin/locked"
 }
 
-# Safety net: a failing test still leaves no filler running (then common.sh's clean-up).
+# Safety net: a failing test still leaves no filler running, then common.sh's clean-up runs with
+# the test's status (a trap stops at its first failing command: nothing here may fail).
 _pool_exit() {
-  local status=$? pid
+  local pid
   for pid in $(pool_fillers); do kill -9 "$pid" 2>/dev/null || true; done
-  return "$status"
 }
-trap '_pool_exit; cleanup' EXIT
+trap '_pool_status=$?; _pool_exit; cleanup "$_pool_status"' EXIT
