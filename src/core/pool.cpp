@@ -410,9 +410,14 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
     if (r.slot.state != "ready" || !util::is_directory(r.slot.path) ||
         !util::is_directory(r.slot.git_dir))
       continue;
-    // A rename: O(1) whatever the size of the tree.
-    auto moved = BERTH_TRY(git_status_of(
-        repo_call(project, {"worktree", "move", "--force", "--force", r.slot.path, path})));
+    // A rename: O(1) whatever the size of the tree. Without submodules by hand (git would read the
+    // whole index to look for them); with them through git, which refuses to move those.
+    bool renamed = !util::exists(util::join(r.slot.path, ".gitmodules")) &&
+                   rename_worktree(r.slot.git_dir, r.slot.path, path);
+    auto moved = renamed
+                     ? util::ProcessResult{0, 0, {}, {}}
+                     : BERTH_TRY(git_status_of(repo_call(project, {"worktree", "move", "--force",
+                                                                   "--force", r.slot.path, path})));
     if (!moved.ok()) {
       forget_slot(project, r);
       continue;

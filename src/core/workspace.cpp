@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <functional>
 #include <future>
@@ -42,6 +43,18 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
   auto prefix = workspace_git_args(workspace.git_dir, workspace.path);
   args.insert(args.begin(), prefix.begin(), prefix.end());
   return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
+}
+
+bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0)
+    return false;
+  auto real = util::real_path(to);
+  if (!real ||
+      !util::write_file_atomic(util::join(git_dir, "gitdir"), util::join(*real, ".git") + "\n")) {
+    (void)::renameat2(AT_FDCWD, to.c_str(), AT_FDCWD, from.c_str(), RENAME_NOREPLACE);
+    return false;
+  }
+  return true;
 }
 
 int64_t unix_now() {
@@ -173,21 +186,6 @@ std::string read_lock_reason(const Workspace& w, bool* locked) {
 void repoint_gitfile(const Workspace& w) {
   if (read_gitfile(w.path) == w.git_dir) return;
   (void)util::write_file_atomic(util::join(w.path, ".git"), "gitdir: " + w.git_dir + "\n");
-}
-
-// Move a doomed worktree aside as `git worktree move` does (a rename, then the admin dir's
-// `gitdir` pointed at the new place), without its check for submodules: that check reads the
-// whole index (~20 ms per 100k files), and a tree on its way to deletion needs no submodule
-// fixed. (A departure from "every worktree write through git", like the lock reason's.)
-bool move_aside(const Workspace& w, const std::string& to) {
-  if (::rename(w.path.c_str(), to.c_str()) != 0) return false;
-  auto real = util::real_path(to);
-  if (!real ||
-      !util::write_file_atomic(util::join(w.git_dir, "gitdir"), util::join(*real, ".git") + "\n")) {
-    (void)::rename(to.c_str(), w.path.c_str()); // put it back
-    return false;
-  }
-  return true;
 }
 
 // Is `path` a place berth may delete? Only a direct child of a workspace root (the configured one
@@ -800,10 +798,11 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                    d.snapshot ? aside_name(w.name, d.snapshot->ref)
                               : fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
     if (util::make_dirs(util::dirname(aside)) &&
-        (move_aside(w, aside) || git_status_of(repo_call(project, {"worktree", "move", "--force",
-                                                                   "--force", w.path, aside}))
-                                     .map([](const util::ProcessResult& r) { return r.ok(); })
-                                     .value_or(false)))
+        (rename_worktree(w.git_dir, w.path, aside) ||
+         git_status_of(
+             repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
+             .map([](const util::ProcessResult& r) { return r.ok(); })
+             .value_or(false)))
       doomed = aside;
   }
   if (doomed == w.path) {

@@ -17,6 +17,14 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 
 int64_t unix_now();
 
+/// Move a worktree as `git worktree move` does (a rename that never replaces anything, then the
+/// admin dir's `gitdir` pointed at the new place), without git's check for submodules, which
+/// reads the whole index (~20 ms per 100k files). For a tree on its way to deletion, or one with
+/// no submodules (whose own git files would need fixing): the caller makes sure. False when it
+/// could not (the caller then asks git). A departure from "every worktree write through git",
+/// like the lock reason's: the file is git's documented admin file.
+bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to);
+
 /// The `-c` options of every checkout berth makes (workspaces and pool slots): parallel workers
 /// unless the user configured them, and LFS handling (setup.lfs = "skip"; git-lfs missing).
 struct CheckoutTuning {
