@@ -7,9 +7,8 @@
 #include "core/watch.hpp"
 #include "util/temp_dir.hpp"
 
-#include <fstream>
-
 #include <benchmark/benchmark.h>
+#include <fstream>
 #include <string>
 
 namespace {
