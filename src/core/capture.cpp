@@ -35,6 +35,18 @@ GitCall with_index(const Workspace& w, std::vector<std::string> args, const std:
   return call;
 }
 
+// Stage `paths` from the work tree in `index` (--replace: a file that became a folder, or the
+// reverse, swaps places). Whether git did.
+bool update_paths(const Workspace& w, const std::vector<std::string>& paths,
+                  const std::string& index) {
+  GitCall update =
+      with_index(w, {"update-index", "--add", "--remove", "--replace", "-z", "--stdin"}, index);
+  for (const auto& p : paths)
+    update.input += p + '\0';
+  auto updated = git_status_of(update);
+  return updated && updated->ok();
+}
+
 // The new entries of `paths` as git would stage them (filters, modes, symlinks, gitlinks), made
 // in a tiny index that holds only those paths: seeded with their entries in `base` (so that
 // core.fileMode=false keeps a mode, as with the full index), then updated from the work tree.
@@ -54,13 +66,7 @@ std::optional<PathChanges> stage_paths(const Workspace& w, const std::string& ba
     auto seeded = git_status_of(seed);
     if (!seeded || !seeded->ok()) return std::nullopt;
   }
-  // --replace: a file that became a folder (or the reverse) swaps places.
-  GitCall update =
-      with_index(w, {"update-index", "--add", "--remove", "--replace", "-z", "--stdin"}, tiny);
-  for (const auto& p : paths)
-    update.input += p + '\0';
-  auto updated = git_status_of(update);
-  if (!updated || !updated->ok()) return std::nullopt;
+  if (!update_paths(w, paths, tiny)) return std::nullopt;
   auto staged = git_status_of(with_index(w, {"ls-files", "-s", "-z"}, tiny));
   if (!staged || !staged->ok()) return std::nullopt;
   PathChanges changes;
@@ -117,13 +123,8 @@ std::optional<Captured> capture_changes(const Project& project, const Workspace&
     }
   }
   // Many paths (or an edit a tree cannot take): stage them on a copy of the whole shadow.
-  if (!copy_index(shadow.index, tiny.path)) return std::nullopt;
-  GitCall update =
-      with_index(w, {"update-index", "--add", "--remove", "--replace", "-z", "--stdin"}, tiny.path);
-  for (const auto& p : paths)
-    update.input += p + '\0';
-  auto updated = git_status_of(update);
-  if (!updated || !updated->ok()) return std::nullopt;
+  if (!copy_index(shadow.index, tiny.path) || !update_paths(w, paths, tiny.path))
+    return std::nullopt;
   auto tree = git_status_of(with_index(w, {"write-tree"}, tiny.path));
   if (!tree || !tree->ok()) return std::nullopt;
   c.work_tree = chomp(tree->out);

@@ -490,7 +490,7 @@ Result<PoolStatus> pool_drain(const Project& project) {
 }
 
 void pool_refill_in_background(const Project& project) {
-  auto self = util::real_path("/proc/self/exe");
+  auto self = berth_executable();
   if (!self) return;
   util::SpawnOptions spawn;
   spawn.argv = {*self, "-C", project.common_dir(), "--quiet", "pool", "fill", "--background"};

@@ -34,11 +34,8 @@ std::string index_key(const Workspace& w, const struct stat& st) {
 // The hook command git runs (through sh, as it runs every fsmonitor hook): this very binary.
 std::string hook_command() {
   static const std::string command = [] {
-    // Only the berth binary answers `watch hook` (a program linking the library, a test say,
-    // would run itself with arguments it does not know).
-    auto self = util::real_path("/proc/self/exe");
-    if (!self || (util::basename(*self) != "berth" && util::basename(*self) != "git-berth"))
-      return std::string();
+    auto self = berth_executable();
+    if (!self) return std::string();
     std::string quoted = "'";
     for (char c : *self)
       quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -127,19 +124,24 @@ std::string stat_key(const std::string& path) {
 }
 
 // The user's global configuration files, as git finds them.
+// git's per-user folder: $XDG_CONFIG_HOME/git, else ~/.config/git ("" without either).
+std::string git_config_dir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg) return util::join(xdg, "git");
+  if (home && *home) return util::join(home, ".config/git");
+  return {};
+}
+
 std::vector<std::string> global_config_files() {
   std::vector<std::string> files;
   const char* global = std::getenv("GIT_CONFIG_GLOBAL");
   const char* home = std::getenv("HOME");
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
   if (global && *global) {
     files.push_back(global);
   } else {
     if (home && *home) files.push_back(util::join(home, ".gitconfig"));
-    if (xdg && *xdg)
-      files.push_back(util::join(xdg, "git/config"));
-    else if (home && *home)
-      files.push_back(util::join(home, ".config/git/config"));
+    if (!git_config_dir().empty()) files.push_back(util::join(git_config_dir(), "config"));
   }
   const char* system = std::getenv("GIT_CONFIG_SYSTEM");
   files.push_back(system && *system ? system : "/etc/gitconfig");
@@ -159,13 +161,8 @@ std::string global_excludes(const Project& project) {
           git_status_of(repo_call(project, {"config", "--path", "--get", "core.excludesFile"}));
       r && r->ok() && !chomp(r->out).empty()) {
     file = chomp(r->out);
-  } else {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    const char* home = std::getenv("HOME");
-    if (xdg && *xdg)
-      file = util::join(xdg, "git/ignore");
-    else if (home && *home)
-      file = util::join(home, ".config/git/ignore");
+  } else if (!git_config_dir().empty()) {
+    file = util::join(git_config_dir(), "ignore");
   }
   known[project.common_dir()] = file;
   return file;
@@ -257,27 +254,49 @@ void save_verdict(const Project& project, const Workspace& w, const Verdict& ver
   (void)util::write_file_atomic(base + ".verdict", out);
 }
 
-std::optional<Verdict> look(const Project& project, const Workspace& w, const Shadow& shadow) {
-  Verdict fresh;
-  if (auto cached = reuse_verdict(project, w, shadow, fresh)) return cached;
+namespace {
+
+// Status and commit counts, taken now; `through` names the shadow to take them through (else a
+// read-only query: GIT_OPTIONAL_LOCKS=0 keeps status from taking index.lock under an agent).
+// `complete` says whether the counts were taken too (a verdict worth keeping).
+std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
+                                  const std::string& through, bool& complete) {
   GitCall status =
       workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
-  use_watcher(project, status, shadow.index);
+  status.env["GIT_OPTIONAL_LOCKS"] = "0";
+  if (!through.empty()) use_watcher(project, status, through);
   auto r = git_status_of(status);
   if (!r || !r->ok()) return std::nullopt;
-  fresh.status = r->out;
-  std::string head = parse_status_v2(fresh.status).head;
+  Verdict v;
+  v.status = r->out;
+  complete = true;
+  std::string head = parse_status_v2(v.status).head;
   if (!head.empty()) {
     auto counts = git_status_of(
         workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
-    if (!counts || !counts->ok()) {
-      fresh.token.clear(); // not a complete verdict: do not keep it
-      return fresh;
-    }
-    fresh.counts = counts->out;
+    complete = counts && counts->ok();
+    if (complete) v.counts = counts->out;
   }
-  save_verdict(project, w, fresh);
-  return fresh;
+  return v;
+}
+
+} // namespace
+
+std::optional<Verdict> look(const Project& project, const Workspace& w, const Shadow& shadow) {
+  Verdict fresh;
+  if (auto cached = reuse_verdict(project, w, shadow, fresh)) return cached;
+  bool complete = false;
+  auto seen = fresh_look(project, w, shadow.index, complete);
+  if (!seen) return std::nullopt;
+  seen->token = fresh.token;
+  seen->key = fresh.key;
+  if (complete) save_verdict(project, w, *seen);
+  return seen;
+}
+
+std::optional<Verdict> look_plain(const Project& project, const Workspace& w) {
+  bool complete = false;
+  return fresh_look(project, w, {}, complete);
 }
 
 std::optional<std::string> index_tree(const Project& project, const Workspace& w,

@@ -54,6 +54,9 @@ void save_verdict(const Project& project, const Workspace& workspace, const Verd
 std::optional<Verdict> look(const Project& project, const Workspace& workspace,
                             const Shadow& shadow);
 
+/// The same without a shadow or watcher: a read-only status that stats every file.
+std::optional<Verdict> look_plain(const Project& project, const Workspace& workspace);
+
 /// The tree of the index version the shadow mirrors (its staged state), cached per version.
 /// Nullopt when the index has unresolved conflicts (no tree) or git fails.
 std::optional<std::string> index_tree(const Project& project, const Workspace& workspace,

@@ -1,5 +1,6 @@
 #include "core/watch.hpp"
 
+#include "core/workspace_git.hpp"
 #include "util/child_process.hpp"
 #include "util/paths.hpp"
 
@@ -179,7 +180,8 @@ void Watcher::unwatch_tree(Root& root, const std::string& rel) {
   std::string prefix = rel + "/";
   for (auto it = dirs_.begin(); it != dirs_.end();) {
     const Dir& d = it->second;
-    if (d.root == &root && (d.rel == rel || d.rel.compare(0, prefix.size(), prefix) == 0)) {
+    if (d.root == &root &&
+        (rel.empty() || d.rel == rel || d.rel.compare(0, prefix.size(), prefix) == 0)) {
       ::inotify_rm_watch(fd_, it->first);
       it = dirs_.erase(it);
     } else {
@@ -191,15 +193,7 @@ void Watcher::unwatch_tree(Root& root, const std::string& rel) {
 void Watcher::forget(const std::string& path) {
   auto it = roots_.find(path);
   if (it == roots_.end()) return;
-  Root* root = it->second.get();
-  for (auto d = dirs_.begin(); d != dirs_.end();) {
-    if (d->second.root == root) {
-      ::inotify_rm_watch(fd_, d->first);
-      d = dirs_.erase(d);
-    } else {
-      ++d;
-    }
-  }
+  unwatch_tree(*it->second, "");
   roots_.erase(it);
 }
 
@@ -396,8 +390,8 @@ Result<std::string> watch_ask(const std::string& common_dir, const std::string& 
 }
 
 void watch_start(const std::string& common_dir) {
-  auto self = util::real_path("/proc/self/exe");
-  if (!self || (util::basename(*self) != "berth" && util::basename(*self) != "git-berth")) return;
+  auto self = berth_executable();
+  if (!self) return;
   util::SpawnOptions spawn;
   spawn.argv = {*self, "watch", "serve", common_dir};
   spawn.in = spawn.out = spawn.err = util::Stream::null;

@@ -62,7 +62,7 @@ private:
   };
 
   void watch_tree(Root& root, const std::string& rel, bool report);
-  void unwatch_tree(Root& root, const std::string& rel);
+  void unwatch_tree(Root& root, const std::string& rel); ///< rel "": the whole root
   void note(Root& root, const std::string& rel);
   void note_listing(Root& root, const std::string& rel);
   void handle(int wd, uint32_t mask, const std::string& name);

@@ -57,6 +57,13 @@ bool rename_worktree(const std::string& git_dir, const std::string& from, const 
   return true;
 }
 
+std::optional<std::string> berth_executable() {
+  auto self = util::real_path("/proc/self/exe");
+  if (!self || (util::basename(*self) != "berth" && util::basename(*self) != "git-berth"))
+    return std::nullopt;
+  return *self;
+}
+
 int64_t unix_now() {
   return static_cast<int64_t>(::time(nullptr));
 }
@@ -511,25 +518,10 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     // A shadow git cannot read (a crash mid-copy): drop it and ask the plain way.
     if (!seen) discard_shadow(project, w);
   }
-  std::string status_out, counts_out;
+  if (!seen) seen = look_plain(project, w);
   bool have_status = seen.has_value();
-  if (seen) {
-    status_out = seen->status;
-    counts_out = seen->counts;
-  } else {
-    GitCall status =
-        workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
-    status.env["GIT_OPTIONAL_LOCKS"] = "0";
-    auto r = git_status_of(status);
-    have_status = r && r->ok();
-    if (have_status) status_out = r->out;
-    std::string head = have_status ? parse_status_v2(status_out).head : std::string();
-    if (!head.empty()) {
-      auto counts = git_status_of(
-          workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
-      if (counts && counts->ok()) counts_out = counts->out;
-    }
-  }
+  std::string status_out = seen ? seen->status : std::string();
+  std::string counts_out = seen ? seen->counts : std::string();
   shadow.reset();
   if (have_status) {
     auto summary = parse_status_v2(status_out);

@@ -17,6 +17,11 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 
 int64_t unix_now();
 
+/// This very binary when it is berth (or git-berth), to start berth's background processes and to
+/// name git's fsmonitor hook; nullopt in a program that only links the library (a test, say),
+/// which would run itself with arguments it does not know.
+std::optional<std::string> berth_executable();
+
 /// Move a worktree as `git worktree move` does (a rename that never replaces anything, then the
 /// admin dir's `gitdir` pointed at the new place), without git's check for submodules, which
 /// reads the whole index (~20 ms per 100k files). For a tree on its way to deletion, or one with
