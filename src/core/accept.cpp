@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace berth {
@@ -55,6 +56,8 @@ std::optional<Strategy> parse_strategy(std::string_view text) {
 }
 
 namespace {
+
+constexpr const char* kEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 // ---- the intent record ------------------------------------------------------------------------
 
@@ -196,10 +199,20 @@ Result<Target> find_target(const Project& project, const Workspace& w,
     t.branch = *into;
     if (t.branch.rfind("refs/heads/", 0) == 0) t.branch = t.branch.substr(11);
   } else {
-    if (entries.empty() || entries.front().bare || entries.front().branch.empty())
+    // A branch being rebased shows as a detached HEAD: it is still the one the user works on
+    // (operation_in_progress then refuses).
+    std::string rebasing;
+    for (const char* file : {"rebase-merge/head-name", "rebase-apply/head-name"})
+      if (rebasing.empty())
+        rebasing = chomp(util::read_file(util::join(project.common_dir(), file)).value_or(""));
+    if (!entries.empty() && !entries.front().bare && entries.front().branch.empty() &&
+        rebasing.rfind("refs/heads/", 0) == 0)
+      t.branch = rebasing.substr(11);
+    else if (entries.empty() || entries.front().bare || entries.front().branch.empty())
       return fail(ErrorCode::usage, "the main checkout has no branch checked out to accept into",
                   "name the target: --into BRANCH");
-    t.branch = entries.front().branch.substr(11);
+    else
+      t.branch = entries.front().branch.substr(11);
   }
   if (t.branch.empty() || t.branch.front() == '-')
     return fail(ErrorCode::invalid_revision, fmt::format("invalid branch '{}'", t.branch));
@@ -234,13 +247,37 @@ Result<std::set<std::string>> dirty_paths(const std::string& worktree) {
   return paths;
 }
 
+// Whether everything under the folder `rel` of `worktree` is in `leaving` (the change deletes
+// it): the folder then goes away with it, and is no obstacle to a file of the same name.
+bool only_leaving(const std::string& worktree, const std::string& rel,
+                  const std::set<std::string>& leaving) {
+  DIR* d = ::opendir(util::join(worktree, rel).c_str());
+  if (!d) return false;
+  bool only = true;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    std::string child = rel + "/" + name;
+    struct stat st;
+    if (::lstat(util::join(worktree, child).c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode) ? !only_leaving(worktree, child, leaving) : !leaving.count(child)) {
+      only = false;
+      break;
+    }
+  }
+  ::closedir(d);
+  return only;
+}
+
 // Whether something git does not track (an untracked or ignored file or folder) occupies `path`,
 // or one of its parent folders, in `worktree`: `read-tree -u` would overwrite ignored files there
-// without a word. Parents the change itself removes (`leaving`) are no obstacle.
+// without a word. What the change itself removes (`leaving`: a file in the way of a new folder,
+// a folder of deleted files in the way of a new file) is no obstacle.
 bool in_the_way(const std::string& worktree, const std::string& path,
                 const std::set<std::string>& leaving) {
   struct stat st;
-  if (::lstat(util::join(worktree, path).c_str(), &st) == 0) return true;
+  if (::lstat(util::join(worktree, path).c_str(), &st) == 0)
+    return !S_ISDIR(st.st_mode) || !only_leaving(worktree, path, leaving);
   for (size_t slash = path.find('/'); slash != std::string::npos;
        slash = path.find('/', slash + 1)) {
     std::string parent = path.substr(0, slash);
@@ -273,21 +310,84 @@ std::string current_oid(const std::string& worktree, const std::string& path) {
   return r && r->ok() ? chomp(r->out) : "?";
 }
 
+// `git ls-files -s -z` output as path -> blob id (stage 0 and conflict stages alike).
+std::map<std::string, std::string> staged_oids(const std::string& listed) {
+  std::map<std::string, std::string> staged;
+  for (const auto& entry : split_z(listed)) {
+    // "<mode> <oid> <stage>\t<path>"
+    auto tab = entry.find('\t');
+    auto first = entry.find(' ');
+    auto second = first == std::string::npos ? first : entry.find(' ', first + 1);
+    if (tab == std::string::npos || second == std::string::npos || second > tab) continue;
+    staged[entry.substr(tab + 1)] = entry.substr(first + 1, second - first - 1);
+  }
+  return staged;
+}
+
+// Whether `path` holds only the beginning of blob `oid`: what a write cut short (a full disk, a
+// crash) leaves behind. Such a file is a torn write of ours, not an edit of the user's.
+bool cut_short(const std::string& worktree, const std::string& path, const std::string& oid) {
+  if (oid.empty()) return false;
+  std::string full = util::join(worktree, path);
+  struct stat st;
+  if (::lstat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  auto blob =
+      git_status_of(GitCall{{"cat-file", "blob", oid}, worktree, {}, {}, util::Stream::pipe});
+  if (!blob || !blob->ok() || static_cast<size_t>(st.st_size) >= blob->out.size()) return false;
+  auto text = util::read_file(full);
+  return text && blob->out.compare(0, text->size(), *text) == 0;
+}
+
 // Bring exactly `paths` of `worktree` (index and files) to one side of an intent.
+//
+// A path is left alone (and listed in `left_alone`) when it is the user's now: its file holds
+// neither side (edited since), or HEAD is neither of the intent's commits and holds something else
+// there than the side we would write (the user committed it since: rolling it back would stage a
+// deletion or a revert of their commit).
 Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
                                               std::vector<std::string>* left_alone) {
   std::vector<std::string> moved;
   std::string index_info;
   std::vector<std::string> to_write, to_delete;
   std::vector<const PathChange*> kept;
+  auto head = git_status_of(
+      GitCall{{"rev-parse", "-q", "--verify", "HEAD"}, in.worktree, {}, {}, util::Stream::pipe});
+  std::string head_commit = head && head->ok() ? chomp(head->out) : "";
+  bool head_is_ours =
+      !head_commit.empty() && (head_commit == in.old_commit || head_commit == in.new_commit);
+  std::map<std::string, std::string> at_head; // path -> oid, when HEAD is not ours
+  if (!head_is_ours && !head_commit.empty()) {
+    auto listed = BERTH_TRY(git(GitCall{{"ls-tree", "-r", "-z", "--full-tree", head_commit},
+                                        in.worktree,
+                                        {},
+                                        {},
+                                        util::Stream::pipe}));
+    for (const auto& entry : split_z(listed.out)) {
+      // "<mode> <type> <oid>\t<path>"
+      auto tab = entry.find('\t');
+      auto last_space = entry.rfind(' ', tab);
+      if (tab == std::string::npos || last_space == std::string::npos) continue;
+      at_head[entry.substr(tab + 1)] = entry.substr(last_space + 1, tab - last_space - 1);
+    }
+  }
   for (const auto& p : in.paths) {
     const std::string& want = forward ? p.new_oid : p.old_oid;
     const std::string& want_mode = forward ? p.new_mode : p.old_mode;
     const std::string& other = forward ? p.old_oid : p.new_oid;
+    if (!head_is_ours && !head_commit.empty()) {
+      auto it = at_head.find(p.path);
+      if ((it == at_head.end() ? std::string() : it->second) != want) {
+        left_alone->push_back(p.path);
+        continue;
+      }
+    }
     std::string have = current_oid(in.worktree, p.path);
     // git removes a file before it writes the new version: a crash in between leaves the path
-    // missing although both sides have it. Nothing of the user's is there to lose.
-    bool torn = have.empty() && !p.old_oid.empty() && !p.new_oid.empty();
+    // missing although both sides have it, and a full disk leaves a file cut short. Nothing of the
+    // user's is there to lose.
+    bool torn = (have.empty() && !p.old_oid.empty() && !p.new_oid.empty()) ||
+                (have != want && have != other &&
+                 (cut_short(in.worktree, p.path, want) || cut_short(in.worktree, p.path, other)));
     if (have != want && have != other && !torn) {
       // Neither side: the user edited it after the crash. Theirs now; not ours to touch.
       left_alone->push_back(p.path);
@@ -300,10 +400,9 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
       index_info += fmt::format("{} {}\t{}", want_mode, want, p.path) + '\0';
     if (have == want) continue;
     moved.push_back(p.path);
-    if (want.empty())
-      to_delete.push_back(p.path);
-    else
-      to_write.push_back(p.path);
+    // A torn file is removed first, so checkout-index writes it afresh.
+    if (want.empty() || torn) to_delete.push_back(p.path);
+    if (!want.empty()) to_write.push_back(p.path);
   }
   // A file left alone keeps its content, but an index entry still on the other side would make
   // the user's next commit undo that path's change silently: it follows the rest, unless the user
@@ -314,15 +413,7 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
       args.push_back(p->path);
     auto listed = BERTH_TRY(
         git(GitCall{args, in.worktree, {{"GIT_LITERAL_PATHSPECS", "1"}}, {}, util::Stream::pipe}));
-    std::map<std::string, std::string> staged; // path -> oid
-    for (const auto& entry : split_z(listed.out)) {
-      // "<mode> <oid> <stage>\t<path>"
-      auto tab = entry.find('\t');
-      auto first = entry.find(' ');
-      auto second = first == std::string::npos ? first : entry.find(' ', first + 1);
-      if (tab == std::string::npos || second == std::string::npos || second > tab) continue;
-      staged[entry.substr(tab + 1)] = entry.substr(first + 1, second - first - 1);
-    }
+    std::map<std::string, std::string> staged = staged_oids(listed.out);
     for (const auto* p : kept) {
       const std::string& want = forward ? p->new_oid : p->old_oid;
       const std::string& other = forward ? p->old_oid : p->new_oid;
@@ -336,11 +427,12 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
             fmt::format("{} {}\t{}", forward ? p->new_mode : p->old_mode, want, p->path) + '\0';
     }
   }
+  // Deletions first: on a full disk they make the room the index and the other files need.
+  for (const auto& path : to_delete)
+    ::unlink(util::join(in.worktree, path).c_str());
   if (!index_info.empty())
     BERTH_TRY(git(GitCall{
         {"update-index", "-z", "--index-info"}, in.worktree, {}, index_info, util::Stream::pipe}));
-  for (const auto& path : to_delete)
-    ::unlink(util::join(in.worktree, path).c_str());
   if (!to_write.empty()) {
     std::vector<std::string> args{"checkout-index", "-f", "-q", "--"};
     args.insert(args.end(), to_write.begin(), to_write.end());
@@ -366,6 +458,382 @@ std::string generated_message(const Project& project, const Workspace& w, const 
       msg += "* " + s + "\n";
   }
   return msg;
+}
+
+// ---- refusals checked before anything changes --------------------------------------------------
+
+// What the user is in the middle of on the target branch (a merge, a rebase...), or "": landing
+// then would mix the change into their half-done operation. A rebase or bisect of the branch is
+// found in whichever checkout runs it (git shows that checkout detached, not on the branch).
+Result<std::string> operation_in_progress(const Project& project, const Target& target) {
+  auto is_file = [](const std::string& path) {
+    struct stat st;
+    return ::lstat(path.c_str(), &st) == 0;
+  };
+  if (!target.worktree.empty()) {
+    std::string gitdir = BERTH_TRY(git_out(target.worktree, {"rev-parse", "--absolute-git-dir"}));
+    const std::pair<const char*, const char*> markers[] = {
+        {"MERGE_HEAD", "a merge"},    {"CHERRY_PICK_HEAD", "a cherry-pick"},
+        {"REVERT_HEAD", "a revert"},  {"sequencer", "a cherry-pick or revert"},
+        {"rebase-merge", "a rebase"}, {"rebase-apply", "a rebase or `git am`"},
+        {"BISECT_LOG", "a bisect"}};
+    for (const auto& [file, what] : markers)
+      if (is_file(util::join(gitdir, file))) return std::string(what);
+  }
+  std::vector<std::string> admin_dirs{project.common_dir()};
+  std::string linked = util::join(project.common_dir(), "worktrees");
+  if (DIR* d = ::opendir(linked.c_str())) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.') admin_dirs.push_back(util::join(linked, e->d_name));
+    ::closedir(d);
+  }
+  std::string ref = "refs/heads/" + target.branch;
+  for (const auto& dir : admin_dirs) {
+    for (const char* rebase : {"rebase-merge/head-name", "rebase-apply/head-name"})
+      if (chomp(util::read_file(util::join(dir, rebase)).value_or("")) == ref)
+        return std::string("a rebase");
+    if (chomp(util::read_file(util::join(dir, "BISECT_START")).value_or("")) == target.branch)
+      return std::string("a bisect");
+  }
+  return std::string();
+}
+
+// Paths the user edited although `git status` cannot see it: flagged assume-unchanged or
+// skip-worktree in the index, with a file that differs from its index entry (a skip-worktree file
+// that is absent is a sparse checkout leaving it out, not an edit).
+Result<std::set<std::string>> hidden_edits(const std::string& worktree) {
+  auto listed =
+      BERTH_TRY(git(GitCall{{"ls-files", "-v", "-z"}, worktree, {}, {}, util::Stream::pipe}));
+  std::map<std::string, bool> flagged; // path -> skip-worktree
+  for (const auto& entry : split_z(listed.out)) {
+    if (entry.size() < 3) continue;
+    char tag = entry[0];
+    bool skipped = tag == 'S' || tag == 's';
+    if (skipped || (tag >= 'a' && tag <= 'z')) flagged[entry.substr(2)] = skipped;
+  }
+  std::set<std::string> edited;
+  if (flagged.empty()) return edited;
+  std::vector<std::string> args{"ls-files", "-s", "-z", "--"};
+  for (const auto& [path, skipped] : flagged)
+    args.push_back(path);
+  auto staged = staged_oids(
+      BERTH_TRY(
+          git(GitCall{args, worktree, {{"GIT_LITERAL_PATHSPECS", "1"}}, {}, util::Stream::pipe}))
+          .out);
+  for (const auto& [path, oid] : staged) {
+    std::string have = current_oid(worktree, path);
+    if (have == oid || (have.empty() && flagged[path])) continue;
+    edited.insert(path);
+  }
+  return edited;
+}
+
+// ---- rebase as objects -------------------------------------------------------------------------
+
+struct CommitObject {
+  std::string tree, parent, message;
+  std::map<std::string, std::optional<std::string>> author; // GIT_AUTHOR_NAME/EMAIL/DATE
+};
+
+Result<CommitObject> read_commit(const Project& project, const std::string& commit) {
+  std::string raw = BERTH_TRY(git(repo_call(project, {"cat-file", "commit", commit}))).out;
+  CommitObject c;
+  size_t end = raw.find("\n\n");
+  c.message = end == std::string::npos ? "" : raw.substr(end + 2);
+  for (const auto& line : split_lines(raw.substr(0, end))) {
+    if (line.rfind("tree ", 0) == 0) c.tree = line.substr(5);
+    if (line.rfind("parent ", 0) == 0 && c.parent.empty()) c.parent = line.substr(7);
+    if (line.rfind("author ", 0) == 0) {
+      // "author Name <email> 1700000000 +0100"
+      auto open = line.find(" <"), close = line.rfind('>');
+      if (open == std::string::npos || close == std::string::npos || close < open) continue;
+      c.author = {{"GIT_AUTHOR_NAME", line.substr(7, open - 7)},
+                  {"GIT_AUTHOR_EMAIL", line.substr(open + 2, close - open - 2)},
+                  {"GIT_AUTHOR_DATE", close + 2 <= line.size() ? line.substr(close + 2) : ""}};
+    }
+  }
+  return c;
+}
+
+// Replay the commits of base..source onto `onto` the way `git rebase` does (merge commits and
+// commits that become empty dropped; authors, dates and messages kept), as git objects only: the
+// workspace's branch, index and files are never touched. git 2.39's merge-tree takes no
+// --merge-base, so each pick merges two scratch commits whose only common ancestor holds the
+// picked commit's parent tree.
+Result<std::string> replay(const Project& project, const std::string& base,
+                           const std::string& source, const std::string& onto,
+                           const std::string& workspace, const std::string& target) {
+  auto listed = BERTH_TRY(git(repo_call(
+      project, {"rev-list", "--reverse", "--no-merges", "--topo-order", base + ".." + source})));
+  std::string tip = onto;
+  std::string tip_tree = BERTH_TRY(tree_of(project, onto));
+  for (const auto& commit : split_lines(listed.out)) {
+    if (commit.empty()) continue;
+    CommitObject c = BERTH_TRY(read_commit(project, commit));
+    std::string parent_tree =
+        c.parent.empty() ? std::string(kEmptyTree) : BERTH_TRY(tree_of(project, c.parent));
+    std::string picked = c.tree;
+    if (parent_tree != tip_tree) {
+      std::string ancestor = BERTH_TRY(make_commit(project, parent_tree, {}, "berth: replay base"));
+      std::string ours =
+          BERTH_TRY(make_commit(project, tip_tree, {ancestor}, "berth: replay onto"));
+      std::string theirs =
+          BERTH_TRY(make_commit(project, c.tree, {ancestor}, "berth: replay pick"));
+      GitCall merge = repo_call(project, {"merge-tree", "--write-tree", "--name-only", "-z",
+                                          "--no-messages", ours, theirs});
+      auto merged = BERTH_TRY(git_status_of(merge));
+      if (merged.exit_code == 1) {
+        Error e{ErrorCode::conflict,
+                fmt::format("replaying the commits of '{}' onto {} conflicts; nothing was changed",
+                            workspace, target),
+                "use --strategy squash or merge, or `berth sync` and resolve in the workspace",
+                std::nullopt, parse_merge_tree(merged.out).conflicts};
+        return tl::unexpected(std::move(e));
+      }
+      if (!merged.ok()) return tl::unexpected(git_error(merge, merged));
+      picked = parse_merge_tree(merged.out).tree;
+    }
+    if (picked == tip_tree && c.tree != parent_tree) continue; // became empty: dropped
+    tip = BERTH_TRY(make_commit(project, picked, {tip}, c.message, c.author));
+    tip_tree = picked;
+  }
+  return tip;
+}
+
+// ---- landing: all or nothing -------------------------------------------------------------------
+
+bool says_no_space(const std::string& text) {
+  return text.find("No space left on device") != std::string::npos ||
+         text.find("ENOSPC") != std::string::npos;
+}
+
+// Whether the file system holding `path` is (nearly) full: git's "unable to write file" does not
+// say why, so a failed write is blamed on the disk when it has less than a little room left.
+bool disk_full(const std::string& path) {
+  struct statvfs fs;
+  if (::statvfs(path.c_str(), &fs) != 0) return false;
+  return static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < 1024ULL * 1024ULL;
+}
+
+// Git's own locks on the target's refs (HEAD and the branch it points to), taken by a
+// `git update-ref --stdin` transaction that a child process keeps prepared while accept writes
+// into the checkout. While they are held, a `git commit` of the user's fails to lock HEAD (a plain
+// git error, nothing lost) instead of sweeping the half-landed files into their commit, and the
+// branch move is certain before the first file is written. If berth dies, the child reads EOF
+// and git aborts the transaction: the locks go with it.
+class RefLock {
+public:
+  RefLock() = default;
+  RefLock(RefLock&& other) noexcept
+      : call_(std::move(other.call_)), child_(std::move(other.child_)) {
+    other.child_.reset();
+  }
+  RefLock& operator=(RefLock&&) = delete;
+  ~RefLock() { release(); }
+
+  // `command` is the transaction's one line: "update HEAD <new> <old>" or "verify HEAD <old>".
+  static Result<RefLock> take(const std::string& worktree, const std::string& command,
+                              const std::string& reflog, const std::string& branch) {
+    RefLock lock;
+    lock.call_ =
+        GitCall{{"update-ref", "-m", reflog, "--stdin"}, worktree, {}, {}, util::Stream::pipe};
+    lock.child_.emplace(BERTH_TRY(git_start(lock.call_)));
+    // One write: git never sees the transaction started without its prepare.
+    bool sent = lock.child_->send("start\n" + command + "\nprepare\n");
+    auto started = sent ? lock.child_->read_line() : std::nullopt;
+    auto prepared = started ? lock.child_->read_line() : std::nullopt;
+    if (started == "start: ok" && prepared == "prepare: ok") return lock;
+    auto ended = lock.child_->communicate();
+    lock.child_.reset();
+    std::string said = ended ? chomp(ended->err) : std::string();
+    if (said.find("cannot lock ref") != std::string::npos)
+      return fail(ErrorCode::conflict,
+                  fmt::format("{} moved, or another git command is updating it; nothing was "
+                              "changed",
+                              branch),
+                  "run the accept again");
+    return tl::unexpected(git_error(lock.call_, ended ? *ended : util::ProcessResult{}));
+  }
+
+  Result<void> commit() {
+    bool sent = child_->send("commit\n");
+    auto line = sent ? child_->read_line() : std::nullopt;
+    auto ended = child_->communicate();
+    child_.reset();
+    if (line == "commit: ok") return {};
+    return tl::unexpected(git_error(call_, ended ? *ended : util::ProcessResult{}));
+  }
+
+private:
+  void release() {
+    if (!child_) return;
+    (void)child_->send("abort\n");
+    (void)child_->communicate();
+    child_.reset();
+  }
+  GitCall call_;
+  std::optional<util::Child> child_;
+};
+
+// After a failed write into the checkout: put the written paths back at once. True when the
+// checkout is as it was (the intent can go); false when something could not be put back (the
+// intent stays for `berth doctor --repair`).
+bool undo_partial_write(const Intent& in) {
+  std::vector<std::string> left_alone;
+  auto undone = settle_paths(in, false, &left_alone);
+  return undone && left_alone.empty();
+}
+
+// Write the change into the checkout that has the target branch, and move the branch: all or
+// nothing. The intent is on disk already.
+Result<void> land_in_checkout(const Project& project, const Intent& in, const std::string& reflog) {
+  std::string intent_file = intent_path(project, in.target);
+  std::string command = in.moves_head
+                            ? fmt::format("update HEAD {} {}", in.new_commit, in.old_commit)
+                            : fmt::format("verify HEAD {}", in.old_commit);
+  auto lock = RefLock::take(in.worktree, command, reflog, in.target);
+  if (!lock) {
+    (void)::unlink(intent_file.c_str()); // nothing was written
+    return tl::unexpected(lock.error());
+  }
+  (void)git_status_of(
+      GitCall{{"update-index", "-q", "--refresh"}, in.worktree, {}, {}, util::Stream::pipe});
+  GitCall write{{"read-tree", "-m", "-u", in.old_commit, in.new_tree},
+                in.worktree,
+                {},
+                {},
+                util::Stream::pipe};
+  auto written = BERTH_TRY(git_status_of(write));
+  std::optional<Error> failed;
+  if (!written.ok())
+    failed = git_error(
+        write, written,
+        fmt::format("cannot write the change into {}: {}", in.worktree, last_line(written.err)));
+  else if (auto moved = lock->commit(); !moved)
+    failed = moved.error();
+  if (!failed) {
+    (void)::unlink(intent_file.c_str());
+    return {};
+  }
+  // read-tree checks before it writes, but a full disk (or any write error) stops it half-way.
+  bool full = says_no_space(written.err) || (failed->git && says_no_space(failed->git->err)) ||
+              (!written.ok() && disk_full(in.worktree));
+  bool undone = undo_partial_write(in);
+  if (undone) (void)::unlink(intent_file.c_str());
+  Error e = *failed;
+  if (full) {
+    e.code = ErrorCode::no_space;
+    e.message = fmt::format("the disk of {} is full; {}", in.worktree,
+                            undone ? "nothing was changed" : "the accept is half-way");
+    e.hint = undone ? "free some space, then accept again"
+                    : "free some space, then run `berth doctor --repair` to finish or roll it back";
+  } else if (!undone) {
+    e.code = ErrorCode::interrupted;
+    e.hint = "run `berth doctor --repair` to finish or roll it back";
+  } else {
+    e.message += "; nothing was changed";
+  }
+  return tl::unexpected(std::move(e));
+}
+
+// While an accept lands a workspace, its record says busy (held by this process), so that no
+// run, sync or discard starts on it, and the registry lock is free for everyone else: it is never
+// held across a write into the user's checkout or a hook. A crash leaves a busy record with a dead
+// holder, which the next command frees (recover_interrupted). Destroyed before finish(), it puts
+// the record back exactly as it was.
+class AcceptHold {
+public:
+  AcceptHold(const Registry& registry, Workspace original)
+      : registry_(registry), original_(std::move(original)) {}
+  AcceptHold(const AcceptHold&) = delete;
+  AcceptHold& operator=(const AcceptHold&) = delete;
+  ~AcceptHold() {
+    if (!armed_) return;
+    auto lock = registry_.lock();
+    if (!lock) return;
+    auto now = registry_.load(name_slug(original_.name));
+    if (now && *now && (*now)->holder_pid == static_cast<int>(::getpid()))
+      (void)registry_.save(original_);
+  }
+  // Under the lock, mark the workspace held by this process.
+  Result<void> take() {
+    Workspace mine = original_;
+    hold(mine, State::busy);
+    BERTH_TRY(registry_.save(mine));
+    armed_ = true;
+    return {};
+  }
+  // The accept landed: the record says so, and nobody holds the workspace any more.
+  Result<void> finish(const std::string& landed_commit) {
+    auto lock = BERTH_TRY(registry_.lock());
+    Workspace done = original_;
+    if (auto now = BERTH_TRY(registry_.load(name_slug(original_.name)))) done = *now;
+    done.state = State::landed;
+    done.holder_pid = 0;
+    done.holder_start = 0;
+    done.landed_commit = landed_commit;
+    BERTH_TRY(registry_.save(done));
+    armed_ = false;
+    return {};
+  }
+
+private:
+  const Registry& registry_;
+  Workspace original_;
+  bool armed_ = false;
+};
+
+// An earlier accept into `branch` that has not finished: still running (busy) or interrupted.
+Result<void> check_no_accept_pending(const Project& project, const std::string& branch) {
+  std::string file = intent_path(project, branch);
+  if (!util::exists(file)) return {};
+  auto in = load_intent(file);
+  if (in && util::process_alive(in->pid, in->pid_start))
+    return fail(ErrorCode::busy,
+                fmt::format("another accept into {} is running (pid {})", branch, in->pid),
+                "wait for it to finish, then accept again");
+  return fail(ErrorCode::interrupted,
+              fmt::format("an earlier accept into {} was interrupted", branch),
+              "run `berth doctor --repair` first");
+}
+
+// Record the intent, before the first file is written; under the registry lock, so that two
+// accepts into one branch never both go ahead.
+Result<void> claim_intent(const Project& project, const Registry& registry, const Intent& in) {
+  auto lock = BERTH_TRY(registry.lock());
+  BERTH_TRY(check_no_accept_pending(project, in.target));
+  auto saved = save_intent(project, in);
+  if (!saved && says_no_space(saved.error().message))
+    return fail(ErrorCode::no_space,
+                fmt::format("the disk of {} is full; nothing was changed", project.common_dir()),
+                "free some space, then accept again");
+  return saved;
+}
+
+// Refuse (dirty_target) when the change would write a path the user has touched in the target
+// checkout: staged, unstaged, untracked, or an edit hidden by assume-unchanged/skip-worktree.
+Result<void> check_target_clean(const Target& target, const std::vector<FileChange>& files) {
+  auto dirty = BERTH_TRY(dirty_paths(target.worktree));
+  for (const auto& hidden : BERTH_TRY(hidden_edits(target.worktree)))
+    dirty.insert(hidden);
+  std::set<std::string> leaving;
+  for (const auto& f : files)
+    if (f.status == 'D' || f.status == 'R')
+      leaving.insert(f.old_path.empty() ? f.path : f.old_path);
+  std::vector<std::string> clash;
+  for (const auto& f : files) {
+    bool created = f.status == 'A' || f.status == 'R' || f.status == 'C';
+    if (dirty.count(f.path) || (created && in_the_way(target.worktree, f.path, leaving)))
+      clash.push_back(f.path);
+    if (!f.old_path.empty() && dirty.count(f.old_path)) clash.push_back(f.old_path);
+  }
+  if (clash.empty()) return {};
+  Error e{ErrorCode::dirty_target,
+          fmt::format("you have uncommitted changes or untracked files in {} at {} path(s) this "
+                      "accept would write",
+                      target.worktree, clash.size()),
+          "commit or stash those files in your checkout, then accept again", std::nullopt, clash};
+  return tl::unexpected(std::move(e));
 }
 
 } // namespace
@@ -401,26 +869,41 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
   a.strategy = strategy;
   a.dry_run = options.dry_run;
 
+  // The workspace is held (busy) from here to the landing, but the registry lock only for as
+  // long as it takes to say so.
   Registry registry(project.berth_dir());
-  auto lock = BERTH_TRY(registry.lock());
-  Workspace w = BERTH_TRY(usable_workspace(project, name));
+  Workspace w;
+  std::optional<AcceptHold> holding;
+  {
+    auto lock = BERTH_TRY(registry.lock());
+    w = BERTH_TRY(usable_workspace(project, name));
+    if (held(w) && util::process_alive(w.holder_pid, w.holder_start))
+      return fail(
+          ErrorCode::busy,
+          fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
+          "wait for it to finish");
+    if (!options.dry_run) {
+      holding.emplace(registry, w);
+      BERTH_TRY(holding->take());
+    }
+  }
   a.name = w.name;
-  if (held(w) && util::process_alive(w.holder_pid, w.holder_start))
-    return fail(
-        ErrorCode::busy,
-        fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
-        "wait for it to finish");
   Target target = BERTH_TRY(find_target(project, w, options.into));
   a.target = target.branch;
   a.target_worktree = target.worktree;
   a.old_commit = target.commit;
-  if (util::exists(intent_path(project, target.branch)))
-    return fail(ErrorCode::interrupted,
-                fmt::format("an earlier accept into {} was interrupted", target.branch),
-                "run `berth doctor --repair` first");
+  BERTH_TRY(check_no_accept_pending(project, target.branch));
+  std::string busy_with = BERTH_TRY(operation_in_progress(project, target));
+  if (!busy_with.empty())
+    return fail(ErrorCode::target_in_progress,
+                fmt::format("{} is in the middle of {}{}; nothing was changed", target.branch,
+                            busy_with, target.worktree.empty() ? "" : " in " + target.worktree),
+                "finish it or abort it there (e.g. `git merge --abort`, `git rebase --abort`), "
+                "then accept again");
 
   // 1. The workspace's whole state as a commit, without touching the workspace: its commits plus
-  //    anything uncommitted or untracked.
+  //    anything uncommitted or untracked. The workspace's branch, index and files stay as they
+  //    are, whatever the strategy and whatever happens next.
   Captured now = BERTH_TRY(capture(project, w));
   std::string source = now.head;
   if (!now.clean())
@@ -429,14 +912,17 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
   auto mb_result =
       BERTH_TRY(git_status_of(repo_call(project, {"merge-base", target.commit, source})));
   std::string merge_base = mb_result.ok() ? chomp(mb_result.out) : w.base;
-  if (BERTH_TRY(tree_of(project, source)) == BERTH_TRY(tree_of(project, merge_base)) ||
-      is_ancestor(project, source, target.commit)) {
+  auto nothing_to_accept = [&]() {
     a.empty = true;
     a.new_commit = target.commit;
     a.warnings.push_back(
         fmt::format("workspace '{}' has no change to accept into {}", w.name, target.branch));
     return a;
-  }
+  };
+  std::string target_tree = BERTH_TRY(tree_of(project, target.commit));
+  if (BERTH_TRY(tree_of(project, source)) == BERTH_TRY(tree_of(project, merge_base)) ||
+      is_ancestor(project, source, target.commit))
+    return nothing_to_accept();
 
   // 2. Preview the result before touching anything.
   std::string result_tree;
@@ -455,6 +941,9 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
   }
   if (!merged.ok()) return tl::unexpected(git_error(preview, merged));
   result_tree = parse_merge_tree(merged.out).tree;
+  // Everything it would change is in the target already (landed before, kept with --keep).
+  if (result_tree == target_tree && strategy != Strategy::ff && strategy != Strategy::rebase)
+    return nothing_to_accept();
 
   std::string new_commit;
   std::string message = options.message.value_or("");
@@ -479,10 +968,13 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
     new_commit = BERTH_TRY(make_commit(project, result_tree, {target.commit}, message));
     break;
   case Strategy::rebase:
-    if (is_ancestor(project, target.commit, source)) {
-      new_commit = source;
-      result_tree = BERTH_TRY(tree_of(project, source));
-    }
+    // The workspace's commits replayed onto the target as objects; the workspace is untouched.
+    new_commit =
+        is_ancestor(project, target.commit, source)
+            ? source
+            : BERTH_TRY(replay(project, merge_base, source, target.commit, w.name, target.branch));
+    if (new_commit == target.commit) return nothing_to_accept();
+    result_tree = BERTH_TRY(tree_of(project, new_commit));
     break;
   }
   a.files = BERTH_TRY(changes_between(project, target.commit, result_tree));
@@ -493,80 +985,17 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
                     target.branch),
         "use --strategy squash or merge to update the branch without a checkout");
 
-  // 3. The user's uncommitted work is never overwritten: refuse if the change lands on any path
-  //    they have touched (staged, unstaged or untracked).
-  if (!target.worktree.empty()) {
-    auto dirty = BERTH_TRY(dirty_paths(target.worktree));
-    std::set<std::string> leaving;
-    for (const auto& f : a.files)
-      if (f.status == 'D' || f.status == 'R')
-        leaving.insert(f.old_path.empty() ? f.path : f.old_path);
-    std::vector<std::string> clash;
-    for (const auto& f : a.files) {
-      bool created = f.status == 'A' || f.status == 'R' || f.status == 'C';
-      if (dirty.count(f.path) || (created && in_the_way(target.worktree, f.path, leaving)))
-        clash.push_back(f.path);
-      if (!f.old_path.empty() && dirty.count(f.old_path)) clash.push_back(f.old_path);
-    }
-    if (!clash.empty()) {
-      Error e{
-          ErrorCode::dirty_target,
-          fmt::format("you have uncommitted changes or untracked files in {} at {} path(s) this "
-                      "accept would write",
-                      target.worktree, clash.size()),
-          "commit or stash those files in your checkout, then accept again", std::nullopt, clash};
-      return tl::unexpected(std::move(e));
-    }
-  }
+  // 3. The user's uncommitted work is never overwritten.
+  if (!target.worktree.empty()) BERTH_TRY(check_target_clean(target, a.files));
   if (options.dry_run) {
     a.new_commit = new_commit;
-    if (strategy == Strategy::rebase && new_commit.empty())
-      a.warnings.push_back(
-          "dry run: the commits would be replayed one by one; each may still conflict");
     return a;
   }
 
-  // Uncommitted work is committed first: the workspace's branch then holds what lands, and a kept
-  // workspace is clean. Compare-and-swap through HEAD; only the index follows, no file is written.
-  if (strategy != Strategy::apply && !now.clean()) {
-    auto recorded = BERTH_TRY(git_status_of(workspace_call(
-        w, {"update-ref", "-m", "berth accept: " + w.name, "HEAD", source, now.head})));
-    if (!recorded.ok())
-      return fail(
-          ErrorCode::busy,
-          fmt::format("workspace '{}' got a new commit during the accept; nothing landed", w.name),
-          "accept again");
-    BERTH_TRY(git(workspace_call(w, {"reset", "-q", "--no-refresh"})));
-    (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
-  }
-
-  // Rebase replays the workspace's commits onto the target, inside the workspace (which is ours
-  // to rewrite), then fast-forwards the target.
-  if (strategy == Strategy::rebase && new_commit.empty()) {
-    GitCall rebase = workspace_call(w, {"-c", "core.hooksPath=/dev/null", "rebase",
-                                        "--no-autosquash", "--onto", target.commit, merge_base});
-    if (!has_identity(project)) rebase.env = berth_identity();
-    auto rebased = BERTH_TRY(git_status_of(rebase));
-    if (!rebased.ok()) {
-      auto unmerged =
-          git_status_of(workspace_call(w, {"diff", "--name-only", "-z", "--diff-filter=U"}));
-      (void)git_status_of(workspace_call(w, {"rebase", "--abort"}));
-      Error e{ErrorCode::conflict,
-              fmt::format("replaying the commits of '{}' onto {} conflicts; nothing landed (its "
-                          "files are as they were; uncommitted work is now a commit on its branch)",
-                          w.name, target.branch),
-              "use --strategy squash or merge, or `berth sync` and resolve in the workspace",
-              std::nullopt,
-              unmerged && unmerged->ok() ? split_z(unmerged->out) : std::vector<std::string>{}};
-      return tl::unexpected(std::move(e));
-    }
-    new_commit = chomp(BERTH_TRY(git(workspace_call(w, {"rev-parse", "HEAD"}))).out);
-    result_tree = BERTH_TRY(tree_of(project, new_commit));
-  }
-
-  // 4. Land it. In a checkout: record the intent, write exactly the changed paths (a two-way
-  //    read-tree keeps every other staged or unstaged change of the user), then move the branch.
-  //    Checked out nowhere: only the ref moves.
+  // 4. Land it. In a checkout: record the intent, then, with the branch's refs locked, write
+  //    exactly the changed paths (a two-way read-tree keeps every other staged or unstaged change
+  //    of the user) and move the branch. Checked out nowhere: only the ref moves.
+  std::string reflog = fmt::format("berth accept {} ({})", w.name, strategy_name(strategy));
   if (!target.worktree.empty()) {
     Intent in;
     in.workspace = w.name;
@@ -581,37 +1010,9 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
     in.pid = static_cast<int>(::getpid());
     in.pid_start = util::process_start_time(::getpid());
     in.paths = BERTH_TRY(path_changes(project, target.commit, result_tree));
-    BERTH_TRY(save_intent(project, in));
-
-    (void)git_status_of(
-        GitCall{{"update-index", "-q", "--refresh"}, target.worktree, {}, {}, util::Stream::pipe});
-    GitCall write{{"read-tree", "-m", "-u", target.commit, result_tree},
-                  target.worktree,
-                  {},
-                  {},
-                  util::Stream::pipe};
-    auto written = BERTH_TRY(git_status_of(write));
-    if (!written.ok()) {
-      // read-tree checks everything before it writes anything: nothing changed.
-      (void)::unlink(intent_path(project, target.branch).c_str());
-      return tl::unexpected(git_error(
-          write, written,
-          fmt::format("cannot write the change into {}: {}", target.worktree, chomp(written.err))));
-    }
+    BERTH_TRY(claim_intent(project, registry, in));
+    BERTH_TRY(land_in_checkout(project, in, reflog));
     if (in.moves_head) {
-      GitCall move{{"update-ref", "-m", fmt::format("berth accept {} ({})", w.name, in.strategy),
-                    "HEAD", new_commit, target.commit},
-                   target.worktree,
-                   {},
-                   {},
-                   util::Stream::pipe};
-      auto moved = BERTH_TRY(git_status_of(move));
-      if (!moved.ok())
-        return fail(ErrorCode::interrupted,
-                    fmt::format("{} moved while accepting '{}'; the files were written but the "
-                                "branch was not moved",
-                                target.branch, w.name),
-                    "run `berth doctor --repair` to put the checkout back");
       GitCall hook{{"hook", "run", "--ignore-missing", "post-merge", "--",
                     strategy == Strategy::squash ? "1" : "0"},
                    target.worktree,
@@ -620,12 +1021,9 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
                    util::Stream::inherit};
       (void)git_status_of(hook);
     }
-    (void)::unlink(intent_path(project, target.branch).c_str());
   } else {
-    GitCall move =
-        repo_call(project, {"update-ref", "-m",
-                            fmt::format("berth accept {} ({})", w.name, strategy_name(strategy)),
-                            "refs/heads/" + target.branch, new_commit, target.commit});
+    GitCall move = repo_call(project, {"update-ref", "-m", reflog, "refs/heads/" + target.branch,
+                                       new_commit, target.commit});
     auto moved = BERTH_TRY(git_status_of(move));
     if (!moved.ok())
       return fail(
@@ -636,10 +1034,7 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
   a.new_commit = new_commit;
 
   // 5. The workspace is done: landed, then discarded (with its trash snapshot) unless --keep.
-  w.state = State::landed;
-  w.landed_commit = new_commit.empty() ? target.commit : new_commit;
-  BERTH_TRY(registry.save(w));
-  { auto released = std::move(lock); }
+  BERTH_TRY(holding->finish(new_commit.empty() ? target.commit : new_commit));
   if (!options.keep) {
     auto discarded = discard_workspace(project, w.name, Force::no, Trash::yes);
     if (discarded)
@@ -743,10 +1138,12 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     // A crash inside git leaves its index.lock behind; it is ours if it is no older than the
     // intent.
     std::string gitdir = BERTH_TRY(git_out(in.worktree, {"rev-parse", "--absolute-git-dir"}));
-    std::string index_lock = util::join(gitdir, "index.lock");
+    // So does a ref transaction killed with it (the machine went down): HEAD's and the branch's.
     struct stat st;
-    if (::stat(index_lock.c_str(), &st) == 0 && st.st_mtime + 1 >= in.time)
-      ::unlink(index_lock.c_str());
+    for (const auto& stale :
+         {util::join(gitdir, "index.lock"), util::join(gitdir, "HEAD.lock"),
+          util::join(project.common_dir(), "refs/heads/" + in.target + ".lock")})
+      if (::stat(stale.c_str(), &st) == 0 && st.st_mtime + 1 >= in.time) ::unlink(stale.c_str());
 
     std::string head = chomp(
         BERTH_TRY(git(GitCall{{"rev-parse", "HEAD"}, in.worktree, {}, {}, util::Stream::pipe}))
@@ -770,6 +1167,8 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     if (forward) {
       if (auto record = registry.load(name_slug(in.workspace)); record && *record) {
         (*record)->state = State::landed;
+        (*record)->holder_pid = 0;
+        (*record)->holder_start = 0;
         (*record)->landed_commit = in.new_commit.empty() ? in.old_commit : in.new_commit;
         (void)registry.save(**record);
       }

@@ -182,8 +182,8 @@ bool has_identity(const Project& project) {
 }
 
 Result<std::string> make_commit(const Project& project, const std::string& tree,
-                                const std::vector<std::string>& parents,
-                                const std::string& message) {
+                                const std::vector<std::string>& parents, const std::string& message,
+                                const std::map<std::string, std::optional<std::string>>& author) {
   std::vector<std::string> args{"commit-tree", tree};
   for (const auto& p : parents) {
     args.push_back("-p");
@@ -191,6 +191,8 @@ Result<std::string> make_commit(const Project& project, const std::string& tree,
   }
   GitCall call = repo_call(project, args);
   if (!has_identity(project)) call.env = berth_identity();
+  for (const auto& [key, value] : author)
+    call.env[key] = value;
   call.input = message.empty() || message.back() == '\n' ? message : message + "\n";
   return chomp(BERTH_TRY(git(call)).out);
 }

@@ -4,7 +4,10 @@
 
 #include "berth/berth.hpp"
 
+#include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace berth {
 
@@ -26,10 +29,12 @@ Result<Captured> capture(const Project& project, const Workspace& workspace);
 Result<std::string> capture_work_tree_fully(const Project& project, const Workspace& workspace);
 
 /// A commit holding `tree` on top of `parent`, made with the user's identity when git has one
-/// and berth's otherwise. It is not put on any ref.
-Result<std::string> make_commit(const Project& project, const std::string& tree,
-                                const std::vector<std::string>& parents,
-                                const std::string& message);
+/// and berth's otherwise (`author`, when given, names its author: GIT_AUTHOR_*). It is not put
+/// on any ref.
+Result<std::string>
+make_commit(const Project& project, const std::string& tree,
+            const std::vector<std::string>& parents, const std::string& message,
+            const std::map<std::string, std::optional<std::string>>& author = {});
 
 /// Whether git knows who the user is (user.name / user.email or the environment).
 bool has_identity(const Project& project);

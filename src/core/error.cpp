@@ -48,6 +48,10 @@ std::string_view code_name(ErrorCode code) {
     return "sandbox_unavailable";
   case ErrorCode::escape_refused:
     return "escape_refused";
+  case ErrorCode::target_in_progress:
+    return "target_in_progress";
+  case ErrorCode::no_space:
+    return "no_space";
   }
   return "unknown";
 }
@@ -70,6 +74,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::unsafe_path:
   case ErrorCode::dirty_target:
   case ErrorCode::escape_refused:
+  case ErrorCode::target_in_progress:
     return 5;
   default:
     return 1;

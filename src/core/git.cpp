@@ -57,6 +57,19 @@ Result<util::ProcessResult> git_status_of(const GitCall& call) {
   return std::move(*result);
 }
 
+Result<util::Child> git_start(const GitCall& call) {
+  util::SpawnOptions options = spawn_options(call);
+  options.in = util::Stream::pipe;
+  options.input.clear();
+  // Its own process group: a signal meant for berth's (Ctrl-C, a kill of the group) must not kill
+  // it half-way; it sees berth go as the end of its input and finishes cleanly.
+  options.group = util::ProcessGroup::own;
+  auto child = util::spawn(options);
+  if (!child)
+    return fail(ErrorCode::git_failed, child.error(), "is git (>= 2.38) installed and on PATH?");
+  return std::move(*child);
+}
+
 Result<util::ProcessResult> git(const GitCall& call) {
   auto result = BERTH_TRY(git_status_of(call));
   if (!result.ok()) return tl::unexpected(git_error(call, result));

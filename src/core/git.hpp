@@ -25,6 +25,9 @@ struct GitCall {
 Result<util::ProcessResult> git(const GitCall& call);
 /// Run git; a non-zero exit is returned as a result, only a failure to start is an Error.
 Result<util::ProcessResult> git_status_of(const GitCall& call);
+/// Start git for a conversation over its stdin and stdout (both piped; `call.input` is ignored),
+/// in its own process group.
+Result<util::Child> git_start(const GitCall& call);
 /// Shorthand: run and return stdout with the trailing newline removed.
 Result<std::string> git_out(const std::string& cwd, std::vector<std::string> args);
 

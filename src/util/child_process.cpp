@@ -81,7 +81,8 @@ Child::Child(pid_t pid, int in_fd, int out_fd, int err_fd) noexcept
     : pid_(pid), in_fd_(in_fd), out_fd_(out_fd), err_fd_(err_fd) {}
 
 Child::Child(Child&& other) noexcept
-    : pid_(other.pid_), in_fd_(other.in_fd_), out_fd_(other.out_fd_), err_fd_(other.err_fd_) {
+    : pid_(other.pid_), in_fd_(other.in_fd_), out_fd_(other.out_fd_), err_fd_(other.err_fd_),
+      unread_(std::move(other.unread_)) {
   other.pid_ = -1;
   other.in_fd_ = other.out_fd_ = other.err_fd_ = -1;
 }
@@ -156,6 +157,36 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
   result.exit_code = ended->exit_code;
   result.signal = ended->signal;
   return result;
+}
+
+bool Child::send(std::string_view data) {
+  while (!data.empty()) {
+    if (in_fd_ < 0) return false;
+    ssize_t w = write_without_sigpipe(in_fd_, data.data(), data.size());
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    data.remove_prefix(static_cast<size_t>(w));
+  }
+  return true;
+}
+
+std::optional<std::string> Child::read_line() {
+  for (;;) {
+    if (auto nl = unread_.find('\n'); nl != std::string::npos) {
+      std::string line = unread_.substr(0, nl);
+      unread_.erase(0, nl + 1);
+      return line;
+    }
+    if (out_fd_ < 0) return std::nullopt;
+    char buf[4096];
+    ssize_t r = ::read(out_fd_, buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      close_fd(out_fd_);
+      return std::nullopt;
+    }
+    unread_.append(buf, static_cast<size_t>(r));
+  }
 }
 
 namespace {

@@ -74,10 +74,16 @@ public:
   /// `on_output`, when given, also sees every chunk as it arrives (for streaming progress).
   tl::expected<ProcessResult, std::string> communicate(const std::string& input = {},
                                                        const OutputSink& on_output = {});
+  /// For a conversation with a child that answers line by line (`git update-ref --stdin`): write
+  /// all of `data` to its stdin (false when it stopped reading), then read one line of its stdout
+  /// (without the newline; nullopt once it closed stdout). Its stderr is left to communicate().
+  bool send(std::string_view data);
+  std::optional<std::string> read_line();
 
 private:
   pid_t pid_;
   int in_fd_, out_fd_, err_fd_;
+  std::string unread_; // stdout read past the last line read_line() returned
 };
 
 /// Start a child. The error is a message naming the program and the reason.
