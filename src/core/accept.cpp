@@ -602,6 +602,13 @@ Result<std::string> replay(const Project& project, const std::string& base,
 
 // ---- landing: all or nothing -------------------------------------------------------------------
 
+// The first line of git's stderr that says what went wrong (git's advice follows it).
+std::string first_complaint(const std::string& err) {
+  for (const auto& line : split_lines(err))
+    if (line.rfind("fatal: ", 0) == 0 || line.rfind("error: ", 0) == 0) return line.substr(7);
+  return last_line(err);
+}
+
 bool says_no_space(const std::string& text) {
   return text.find("No space left on device") != std::string::npos ||
          text.find("ENOSPC") != std::string::npos;
@@ -686,7 +693,8 @@ bool undo_partial_write(const Intent& in) {
 
 // Write the change into the checkout that has the target branch, and move the branch: all or
 // nothing. The intent is on disk already.
-Result<void> land_in_checkout(const Project& project, const Intent& in, const std::string& reflog) {
+Result<void> land_in_checkout(const Project& project, const Intent& in, const std::string& reflog,
+                              bool* lost_race) {
   std::string intent_file = intent_path(project, in.target);
   std::string command = in.moves_head
                             ? fmt::format("update HEAD {} {}", in.new_commit, in.old_commit)
@@ -694,6 +702,7 @@ Result<void> land_in_checkout(const Project& project, const Intent& in, const st
   auto lock = RefLock::take(in.worktree, command, reflog, in.target);
   if (!lock) {
     (void)::unlink(intent_file.c_str()); // nothing was written
+    *lost_race = lock.error().code == ErrorCode::conflict;
     return tl::unexpected(lock.error());
   }
   (void)git_status_of(
@@ -704,11 +713,21 @@ Result<void> land_in_checkout(const Project& project, const Intent& in, const st
                 {},
                 util::Stream::pipe};
   auto written = BERTH_TRY(git_status_of(write));
+  if (!written.ok() && written.err.find("index.lock': File exists") != std::string::npos) {
+    // Another git command (the user's `git add`, `git commit`) holds the index: read-tree wrote
+    // nothing. Lost like a race on the branch.
+    (void)::unlink(intent_file.c_str());
+    *lost_race = true;
+    return fail(ErrorCode::conflict,
+                fmt::format("another git command was using the index of {}; nothing was changed",
+                            in.worktree),
+                "run the accept again");
+  }
   std::optional<Error> failed;
   if (!written.ok())
-    failed = git_error(
-        write, written,
-        fmt::format("cannot write the change into {}: {}", in.worktree, last_line(written.err)));
+    failed = git_error(write, written,
+                       fmt::format("cannot write the change into {}: {}", in.worktree,
+                                   first_complaint(written.err)));
   else if (auto moved = lock->commit(); !moved)
     failed = moved.error();
   if (!failed) {
@@ -851,43 +870,12 @@ std::vector<std::string> pending_accepts(const Project& project) {
   return notes;
 }
 
-Result<Accepted> accept_workspace(const Project& project, std::string_view name,
-                                  const AcceptOptions& options) {
-  Accepted a;
-  Strategy strategy = Strategy::apply;
-  if (options.strategy) {
-    strategy = *options.strategy;
-  } else {
-    auto configured = parse_strategy(project.config().get_string("accept.strategy"));
-    if (!configured)
-      return fail(ErrorCode::config_invalid,
-                  fmt::format("accept.strategy '{}' is not a strategy",
-                              project.config().get_string("accept.strategy")),
-                  "use apply, merge, squash, ff or rebase");
-    strategy = *configured;
-  }
-  a.strategy = strategy;
-  a.dry_run = options.dry_run;
-
-  // The workspace is held (busy) from here to the landing, but the registry lock only for as
-  // long as it takes to say so.
-  Registry registry(project.berth_dir());
-  Workspace w;
-  std::optional<AcceptHold> holding;
-  {
-    auto lock = BERTH_TRY(registry.lock());
-    w = BERTH_TRY(usable_workspace(project, name));
-    if (held(w) && util::process_alive(w.holder_pid, w.holder_start))
-      return fail(
-          ErrorCode::busy,
-          fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
-          "wait for it to finish");
-    if (!options.dry_run) {
-      holding.emplace(registry, w);
-      BERTH_TRY(holding->take());
-    }
-  }
-  a.name = w.name;
+// Steps 1 to 4 of an accept, for a workspace this process holds: plan the result as objects,
+// check the target, and land it. `*lost_race` says the target moved before its refs were locked
+// (nothing changed; planning again may succeed).
+Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strategy strategy,
+                               const AcceptOptions& options, const Registry& registry, Accepted a,
+                               bool* lost_race) {
   Target target = BERTH_TRY(find_target(project, w, options.into));
   a.target = target.branch;
   a.target_worktree = target.worktree;
@@ -1011,7 +999,7 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
     in.pid_start = util::process_start_time(::getpid());
     in.paths = BERTH_TRY(path_changes(project, target.commit, result_tree));
     BERTH_TRY(claim_intent(project, registry, in));
-    BERTH_TRY(land_in_checkout(project, in, reflog));
+    BERTH_TRY(land_in_checkout(project, in, reflog, lost_race));
     if (in.moves_head) {
       GitCall hook{{"hook", "run", "--ignore-missing", "post-merge", "--",
                     strategy == Strategy::squash ? "1" : "0"},
@@ -1025,16 +1013,71 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
     GitCall move = repo_call(project, {"update-ref", "-m", reflog, "refs/heads/" + target.branch,
                                        new_commit, target.commit});
     auto moved = BERTH_TRY(git_status_of(move));
-    if (!moved.ok())
+    if (!moved.ok()) {
+      *lost_race = true;
       return fail(
           ErrorCode::conflict,
           fmt::format("{} moved while accepting '{}'; nothing was changed", target.branch, w.name),
           "run the accept again");
+    }
   }
   a.new_commit = new_commit;
 
+  return a;
+}
+
+Result<Accepted> accept_workspace(const Project& project, std::string_view name,
+                                  const AcceptOptions& options) {
+  Accepted a;
+  Strategy strategy = Strategy::apply;
+  if (options.strategy) {
+    strategy = *options.strategy;
+  } else {
+    auto configured = parse_strategy(project.config().get_string("accept.strategy"));
+    if (!configured)
+      return fail(ErrorCode::config_invalid,
+                  fmt::format("accept.strategy '{}' is not a strategy",
+                              project.config().get_string("accept.strategy")),
+                  "use apply, merge, squash, ff or rebase");
+    strategy = *configured;
+  }
+  a.strategy = strategy;
+  a.dry_run = options.dry_run;
+
+  // The workspace is held (busy) from here to the landing, but the registry lock only for as
+  // long as it takes to say so.
+  Registry registry(project.berth_dir());
+  Workspace w;
+  std::optional<AcceptHold> holding;
+  {
+    auto lock = BERTH_TRY(registry.lock());
+    w = BERTH_TRY(usable_workspace(project, name));
+    if (held(w) && util::process_alive(w.holder_pid, w.holder_start))
+      return fail(
+          ErrorCode::busy,
+          fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
+          "wait for it to finish");
+    if (!options.dry_run) {
+      holding.emplace(registry, w);
+      BERTH_TRY(holding->take());
+    }
+  }
+  a.name = w.name;
+  // A branch that moves between the preview and the locking of its refs (the user committed)
+  // changed nothing: the accept is planned again on top of the new commit, a few times.
+  bool lost_race = false;
+  Result<Accepted> landed = Accepted{};
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    lost_race = false;
+    landed = plan_and_land(project, w, strategy, options, registry, a, &lost_race);
+    if (landed || !lost_race) break;
+  }
+  if (!landed) return landed;
+  a = *landed;
+  if (a.empty || a.dry_run) return a;
+
   // 5. The workspace is done: landed, then discarded (with its trash snapshot) unless --keep.
-  BERTH_TRY(holding->finish(new_commit.empty() ? target.commit : new_commit));
+  BERTH_TRY(holding->finish(a.new_commit.empty() ? a.old_commit : a.new_commit));
   if (!options.keep) {
     auto discarded = discard_workspace(project, w.name, Force::no, Trash::yes);
     if (discarded)
