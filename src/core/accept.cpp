@@ -712,7 +712,12 @@ Result<void> land_in_checkout(const Project& project, const Intent& in, const st
                 {},
                 {},
                 util::Stream::pipe};
-  auto written = BERTH_TRY(git_status_of(write));
+  auto started = git_status_of(write);
+  if (!started) {
+    (void)::unlink(intent_file.c_str()); // git did not even start: nothing was written
+    return tl::unexpected(started.error());
+  }
+  util::ProcessResult written = std::move(*started);
   if (!written.ok() && written.err.find("index.lock': File exists") != std::string::npos) {
     // Another git command (the user's `git add`, `git commit`) holds the index: read-tree wrote
     // nothing. Lost like a race on the branch.

@@ -501,6 +501,36 @@ TEST(ChildProcess, MissingProgramIsAnErrorNamingIt) {
   EXPECT_FALSE(util::run(empty));
 }
 
+TEST(ChildProcess, ConversationLineByLine) {
+  // A child that answers each line it reads: send() and read_line() keep a conversation going,
+  // communicate() then ends it (closing stdin) and collects the rest.
+  util::SpawnOptions o = sh("while read -r l; do echo \"got $l\"; done; echo bye; echo err >&2");
+  o.in = util::Stream::pipe;
+  auto child = util::spawn(o);
+  ASSERT_TRUE(child) << child.error();
+  ASSERT_TRUE(child->send("one\ntwo\n"));
+  EXPECT_EQ(child->read_line(), std::optional<std::string>("got one"));
+  EXPECT_EQ(child->read_line(), std::optional<std::string>("got two"));
+  ASSERT_TRUE(child->send("three\n"));
+  EXPECT_EQ(child->read_line(), std::optional<std::string>("got three"));
+  auto ended = child->communicate();
+  ASSERT_TRUE(ended) << ended.error();
+  EXPECT_EQ(ended->out, "bye\n");
+  EXPECT_EQ(ended->err, "err\n");
+  EXPECT_TRUE(ended->ok());
+}
+
+TEST(ChildProcess, ReadLineAfterTheChildEnded) {
+  util::SpawnOptions o = sh("echo last-without-newline | tr -d '\\n'; exit 3");
+  o.in = util::Stream::pipe;
+  auto child = util::spawn(o);
+  ASSERT_TRUE(child) << child.error();
+  EXPECT_EQ(child->read_line(), std::nullopt); // no complete line ever came
+  auto ended = child->communicate();
+  ASSERT_TRUE(ended) << ended.error();
+  EXPECT_EQ(ended->exit_code, 3);
+}
+
 TEST(ChildProcess, InheritedAndNullStreamsAreNotCaptured) {
   util::SpawnOptions o = sh("echo to-null; echo to-null-err >&2");
   o.out = util::Stream::null;
