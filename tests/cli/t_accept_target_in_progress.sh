@@ -54,6 +54,14 @@ not 1 git rebase -q side >/dev/null 2>&1
 refuse_everything "a rebase"
 git rebase --abort
 
+# A bisect: the checkout is detached, main is where the bisect will return.
+git bisect start HEAD HEAD~2 >/dev/null 2>&1
+before=$(fingerprint)
+out=$(expect_error target_in_progress 5 berth --json accept x --strategy squash --into main)
+assert_contains "$(jq -r .error.message <<<"$out")" "a bisect"
+assert_unchanged "$before"
+git bisect reset >/dev/null 2>&1
+
 # All done: the accept goes through.
 berth accept x --strategy squash >/dev/null
 assert_eq "$(git show HEAD:agent.txt)" "agent work"
