@@ -1,5 +1,5 @@
-# The user commits in a loop in their checkout while `berth accept --strategy squash` lands one
-# workspace after another. Accept holds git's own locks on HEAD and the branch while it writes, so
+# The user commits in a loop in their checkout while `berth accept` (squash, merge, rebase) lands
+# one workspace after another. Accept holds git's own locks on HEAD and the branch while it writes, so
 # no user commit ever sweeps an agent's file into itself (their `git commit` fails to lock HEAD
 # instead: a git error, nothing lost); every accept either lands fully or changes nothing (exit 3,
 # conflict); no intent record is left behind; the checkout holds nothing unexpected.
@@ -16,7 +16,7 @@ git config core.hooksPath /dev/null
     i=$((i + 1))
     echo "$i" >"u/$i.txt"
     git add "u/$i.txt" 2>/dev/null || true
-    git commit -q -m "user $i" 2>/dev/null || true
+    git commit -q -m "user $i" >/dev/null 2>&1 || true
     sleep 0.1
   done
 ) &
@@ -29,7 +29,8 @@ for n in $(seq 1 8); do
   mkdir -p "$ws/agent$n"
   for k in 1 2 3 4 5 6; do echo "agent $n $k" >"$ws/agent$n/f$k.txt"; done
   status=0
-  berth --json accept "w$n" --strategy squash >"$T/out" 2>"$T/err" || status=$?
+  strategies=(squash merge rebase)
+  berth --json accept "w$n" --strategy "${strategies[n % 3]}" >"$T/out" 2>"$T/err" || status=$?
   ((status == 0 || status == 3)) || { cat "$T/out" "$T/err" >&2; false; }
   if ((status == 0)); then
     landed=$((landed + 1))
@@ -57,7 +58,7 @@ while read -r c; do
   assert_eq "$(git diff-tree --no-commit-id --name-only -r "$c" | grep -c '^agent' || true)" 0 \
     "agent files in the user's commit $(git log -1 --format=%s "$c")"
 done < <(git log --format=%H --grep='^user ')
-# Every squash commit holds exactly its workspace's six files.
+# Every commit berth made holds agent files only.
 while read -r c; do
   assert_eq "$(git diff-tree --no-commit-id --name-only -r "$c" | grep -vc '^agent' || true)" 0 \
     "user files in berth's commit $(git log -1 --format=%s "$c")"
