@@ -479,6 +479,14 @@ Result<std::string> operation_in_progress(const Project& project, const Target& 
         {"BISECT_LOG", "a bisect"}};
     for (const auto& [file, what] : markers)
       if (is_file(util::join(gitdir, file))) return std::string(what);
+    // Conflicts left without any of those (a `git stash pop` or `checkout -m` that conflicted):
+    // read-tree would refuse the unmerged index anyway.
+    auto unmerged = BERTH_TRY(git(GitCall{{"ls-files", "--unmerged", "-z"},
+                                          target.worktree,
+                                          {{"GIT_OPTIONAL_LOCKS", "0"}},
+                                          {},
+                                          util::Stream::pipe}));
+    if (!unmerged.out.empty()) return std::string("resolving conflicts");
   }
   std::vector<std::string> admin_dirs{project.common_dir()};
   std::string linked = util::join(project.common_dir(), "worktrees");
@@ -891,8 +899,8 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
     return fail(ErrorCode::target_in_progress,
                 fmt::format("{} is in the middle of {}{}; nothing was changed", target.branch,
                             busy_with, target.worktree.empty() ? "" : " in " + target.worktree),
-                "finish it or abort it there (e.g. `git merge --abort`, `git rebase --abort`), "
-                "then accept again");
+                "finish it or abort it there (e.g. `git merge --abort`, `git rebase --abort`; "
+                "resolve and `git add` the conflicted files), then accept again");
 
   // 1. The workspace's whole state as a commit, without touching the workspace: its commits plus
   //    anything uncommitted or untracked. The workspace's branch, index and files stay as they

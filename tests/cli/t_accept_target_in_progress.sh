@@ -54,6 +54,15 @@ not 1 git rebase -q side >/dev/null 2>&1
 refuse_everything "a rebase"
 git rebase --abort
 
+# Conflicts left by a `git stash pop`: no marker file, but an unmerged index.
+echo "stashed" >conflict.txt
+git stash -q
+commit_file conflict.txt "committed meanwhile"
+not 1 git stash pop >/dev/null
+refuse_everything "resolving conflicts"
+git checkout -q HEAD -- conflict.txt
+git stash drop -q
+
 # A bisect: the checkout is detached, main is where the bisect will return.
 git bisect start HEAD HEAD~2 >/dev/null 2>&1
 before=$(fingerprint)
