@@ -24,7 +24,7 @@ loop=$!
 
 intent_dir=$(git rev-parse --path-format=absolute --git-common-dir)/berth/intents
 landed=0 lost=0
-for n in $(seq 1 8); do
+for n in $(seq 1 6); do
   ws=$(berth new "w$n")
   mkdir -p "$ws/agent$n"
   for k in 1 2 3 4 5 6; do echo "agent $n $k" >"$ws/agent$n/f$k.txt"; done

@@ -17,11 +17,13 @@ echo "agent work" >"$ws/agent.txt" # uncommitted in the workspace
 cd "$ws" && commit_file committed.txt c && cd "$T/app"
 echo "more agent work" >"$ws/agent2.txt"
 
+# refuse_everything WHAT [STRATEGIES]: every strategy (default: all four) refuses, and nothing
+# changes.
 refuse_everything() {
-  local what=$1 before ws_before s out
+  local what=$1 strategies=${2:-apply squash merge rebase} before ws_before s out
   before=$(fingerprint)
   ws_before=$(fingerprint "$ws")
-  for s in apply squash merge rebase; do
+  for s in $strategies; do
     out=$(expect_error target_in_progress 5 berth --json accept x --strategy "$s")
     assert_contains "$(jq -r .error.message <<<"$out")" "$what"
     assert_contains "$(jq -r .error.hint <<<"$out")" "abort"
@@ -40,13 +42,13 @@ git merge --abort
 
 # A cherry-pick stopped on a conflict.
 not 1 git cherry-pick side~1 >/dev/null
-refuse_everything "a cherry-pick"
+refuse_everything "a cherry-pick" squash
 git cherry-pick --abort
 
 # A revert stopped on a conflict.
 commit_file conflict.txt "ours again"
 not 1 git revert --no-edit HEAD~1 >/dev/null
-refuse_everything "a revert"
+refuse_everything "a revert" squash
 git revert --abort
 
 # A rebase of main stopped on a conflict: git shows the checkout detached, yet main is busy.
@@ -59,7 +61,7 @@ echo "stashed" >conflict.txt
 git stash -q
 commit_file conflict.txt "committed meanwhile"
 not 1 git stash pop >/dev/null
-refuse_everything "resolving conflicts"
+refuse_everything "resolving conflicts" apply
 git checkout -q HEAD -- conflict.txt
 git stash drop -q
 
