@@ -1039,8 +1039,11 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   return a;
 }
 
-Result<Accepted> accept_workspace(const Project& project, std::string_view name,
-                                  const AcceptOptions& options) {
+namespace {
+
+// The whole accept; accept_workspace() only names a full disk as such.
+Result<Accepted> accept_steps(const Project& project, std::string_view name,
+                              const AcceptOptions& options) {
   Accepted a;
   Strategy strategy = Strategy::apply;
   if (options.strategy) {
@@ -1100,6 +1103,24 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
                                        discarded.error().message));
   }
   return a;
+}
+
+} // namespace
+
+Result<Accepted> accept_workspace(const Project& project, std::string_view name,
+                                  const AcceptOptions& options) {
+  auto accepted = accept_steps(project, name, options);
+  if (accepted) return accepted;
+  // A full disk can stop an accept before it writes into the checkout (its record, a commit
+  // object, the intent): nothing was changed then, but the user should hear why.
+  Error e = accepted.error();
+  bool full = says_no_space(e.message) || (e.git && says_no_space(e.git->err));
+  if (full && (e.code == ErrorCode::git_failed || e.code == ErrorCode::io_error)) {
+    e.code = ErrorCode::no_space;
+    e.message = "the disk is full: " + e.message;
+    e.hint = "free some space, then accept again";
+  }
+  return tl::unexpected(std::move(e));
 }
 
 Result<Synced> sync_workspace(const Project& project, std::string_view name,

@@ -41,7 +41,13 @@ for i in $(seq 1 8); do assert_eq "$(cat "data/m$i.bin")" "old $i" "data/m$i.bin
 [[ ! -e data/f1.bin ]]
 berth doctor >/dev/null
 
-rm "$T/disk/filler"
+# Not a byte left: the accept cannot even record its commit or its intent. Same answer.
+cat /dev/zero >"$T/disk/filler2" 2>/dev/null || true
+out=$(expect_error no_space 1 berth --json accept big --strategy squash)
+assert_contains "$(jq -r .error.hint <<<"$out")" "free some space"
+assert_unchanged "$before"
+assert_unchanged "$ws_before" "$ws"
+rm "$T/disk/filler" "$T/disk/filler2"
 berth accept big --strategy squash >/dev/null
 assert_eq "$(git status --porcelain --untracked-files=all)" ""
 assert_eq "$(git ls-files data | wc -l)" 38 "files landed"
