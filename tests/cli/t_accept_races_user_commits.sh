@@ -49,6 +49,9 @@ for n in $(seq 1 6); do
     berth discard "w$n" --force >/dev/null 2>&1 || true
   fi
   assert_eq "$(find "$intent_dir" -name '*.json' 2>/dev/null | wc -l)" 0 "intent records left"
+  # Nothing of any agent's staged or modified in the checkout: landed means committed.
+  assert_eq "$(GIT_OPTIONAL_LOCKS=0 git status --porcelain --untracked-files=all | grep -c ' agent' || true)" 0 \
+    "agent files in git status"
 done
 touch "$T/stop"
 wait "$loop"
