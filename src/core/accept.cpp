@@ -663,10 +663,11 @@ public:
     std::string said = ended ? chomp(ended->err) : std::string();
     if (said.find("cannot lock ref") != std::string::npos)
       return fail(ErrorCode::conflict,
-                  fmt::format("{} moved, or another git command is updating it; nothing was "
-                              "changed",
-                              branch),
-                  "run the accept again");
+                  fmt::format("{} moved, or another git command holds it; nothing was changed "
+                              "({})",
+                              branch, first_complaint(said)),
+                  "run the accept again (if no git command is running, a git that crashed left "
+                  "the lock file named here: remove it)");
     return tl::unexpected(git_error(lock.call_, ended ? *ended : util::ProcessResult{}));
   }
 
