@@ -33,6 +33,8 @@ enum class ErrorCode {
   not_fast_forward,    ///< --strategy ff, but the target has moved on
   sandbox_unavailable, ///< a sandbox layer that was asked for cannot be enforced here
   escape_refused,      ///< a confined path would leave its root (.., absolute, symlink, hard link)
+  // issue 10 (records that do not match git and the disk)
+  record_mismatch, ///< a workspace record does not prove the tree it names is that workspace's
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -48,6 +48,8 @@ std::string_view code_name(ErrorCode code) {
     return "sandbox_unavailable";
   case ErrorCode::escape_refused:
     return "escape_refused";
+  case ErrorCode::record_mismatch:
+    return "record_mismatch";
   }
   return "unknown";
 }
@@ -70,6 +72,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::unsafe_path:
   case ErrorCode::dirty_target:
   case ErrorCode::escape_refused:
+  case ErrorCode::record_mismatch:
     return 5;
   default:
     return 1;
