@@ -255,16 +255,15 @@ bool repository_has_commits(const Project& project) {
 // it) and its record. Called under the lock.
 void roll_back(const Project& project, const Workspace& w, const std::string& start) {
   // A record (a dead creator's, read back from disk) never authorises deleting a tree git or
-  // another record says is someone else's: then only the record goes.
+  // another record says is someone else's: then nothing is undone (its branch may be that tree's
+  // HEAD), and `berth doctor` names the record.
   auto records = registry_of(project).load_all();
-  bool ours = records && tree_claim_problem(project, *records, w).empty();
+  if (!records || !tree_claim_problem(project, *records, w).empty()) return;
   bool registered = false;
   if (auto list = worktrees(project))
     for (const auto& entry : *list)
       if (entry.path == w.path) registered = true;
-  if (!ours) {
-    // Left as it is: `berth doctor` names the tree.
-  } else if (registered) {
+  if (registered) {
     auto removed =
         git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
     if ((!removed || !removed->ok()) && util::is_directory(w.path) &&
