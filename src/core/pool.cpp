@@ -427,10 +427,17 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
                                                 const std::string& branch, const std::string& start,
                                                 const std::string& lock_reason) {
   // Slots are used whenever there are some (even made by hand with pool.size = 0).
-  for (const auto& r : load_slots(project)) {
-    if (r.slot.state != "ready" || !util::is_directory(r.slot.path) ||
-        !util::is_directory(r.slot.git_dir))
-      continue;
+  for (auto& r : load_slots(project)) {
+    if (r.slot.state != "ready" || !util::is_directory(r.slot.path)) continue;
+    // The repository was moved: the slot's admin dir is git's one now, where git's links prove it
+    // (after `git worktree repair`); a slot they do not is dropped (it holds no one's work).
+    if (!util::is_directory(r.slot.git_dir)) {
+      r.slot.git_dir = moved_admin_dir(project, r.slot.path);
+      if (r.slot.git_dir.empty()) {
+        forget_slot(project, r);
+        continue;
+      }
+    }
     // A rename: O(1) whatever the size of the tree. Without submodules by hand (git would read the
     // whole index to look for them); with them through git, which refuses to move those.
     bool renamed = !util::exists(util::join(r.slot.path, ".gitmodules")) &&

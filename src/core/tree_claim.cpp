@@ -148,6 +148,13 @@ std::string aside_claim_problem(const Project& project, const std::string& path)
   return {};
 }
 
+std::string moved_admin_dir(const Project& project, const std::string& tree) {
+  auto admins = admin_dirs_of(project, tree);
+  if (admins.size() != 1) return {};
+  std::string admin = util::real_path(admins.front()).value_or(admins.front());
+  return read_gitfile(tree) == admin ? admin : std::string();
+}
+
 bool needs_relink(const Project& project, const std::vector<Workspace>& records) {
   std::string root = admin_root(project);
   // The common case costs no system call: records name their admin dir by its resolved path,

@@ -38,6 +38,11 @@ bool unlinked(const Workspace& w);
 /// moved or copied since it was recorded).
 bool needs_relink(const Project& project, const std::vector<Workspace>& records);
 
+/// The admin dir a tree has in this repository as it is now, when git's links agree both ways
+/// (its `gitdir` names the tree's `.git`, the tree's `.git` file names it) and it is the only one;
+/// "" otherwise. What a moved repository's records and pool slots are re-linked to.
+std::string moved_admin_dir(const Project& project, const std::string& tree);
+
 struct Relinked {
   std::vector<std::string> relinked; ///< what was re-linked (one line each)
   std::vector<std::string> problems; ///< records that could not be (one line each)
