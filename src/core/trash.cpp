@@ -132,12 +132,6 @@ std::string aside_snapshot_ref(const std::string& aside_path) {
          name.substr(leaf_dot + 1, pid_dot - leaf_dot - 1);
 }
 
-namespace {
-
-// A `git gc` that started before the snapshot's ref existed did not see it: its repack may drop a
-// pack holding the snapshot's objects, its prune delete them, after any check made meanwhile.
-// git gc announces itself in gc.pid ("<pid> <host>") for its whole run: wait (bounded) until
-// the one running now has finished; one that starts later sees the ref.
 void wait_for_running_gc(const Project& project) {
   std::string file = util::join(project.common_dir(), "gc.pid");
   char host[256] = {};
@@ -156,8 +150,6 @@ void wait_for_running_gc(const Project& project) {
   for (int waited_ms = 0; running(&first) && waited_ms < 30000; waited_ms += 20)
     ::usleep(20 * 1000);
 }
-
-} // namespace
 
 bool snapshot_complete(const Project& project, const std::string& commit) {
   wait_for_running_gc(project);

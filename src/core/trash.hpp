@@ -47,5 +47,10 @@ std::string aside_snapshot_ref(const std::string& aside_path);
 /// `git gc` running now (gc.pid) has finished (at most 30 s), since one that started before the
 /// ref existed may still delete them.
 bool snapshot_complete(const Project& project, const std::string& commit);
+/// Wait (at most 30 s) until the `git gc` running now, if any, has finished. One that started
+/// before a snapshot's ref existed did not see it: its repack may drop a pack holding the
+/// snapshot's objects, its prune delete them, after any check made meanwhile; one that starts
+/// later sees the ref. git gc announces itself in gc.pid ("<pid> <host>") for its whole run.
+void wait_for_running_gc(const Project& project);
 
 } // namespace berth

@@ -328,8 +328,12 @@ Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w,
   constexpr int kAttempts = 4;
   Result<Snapshot> snap = fail(ErrorCode::git_failed, "no snapshot taken");
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    // Again without the shadow index, whose remembered trees may be the very objects pruned.
-    if (attempt > 0) discard_shadow(project, w);
+    // Again without the shadow index, whose remembered trees may be the very objects pruned,
+    // and right after the gc running now (the next one prunes only after its repack).
+    if (attempt > 0) {
+      discard_shadow(project, w);
+      wait_for_running_gc(project);
+    }
     snap = take_snapshot(project, w, content);
     if (snap && snapshot_complete(project, snap->commit)) return snap;
     if (snap) {

@@ -24,7 +24,7 @@ gc_loop=$!
 failed=()
 for ((i = 0; i < n; i++)); do
   if ! berth --json discard "w$i" >"$T/out" 2>/dev/null; then
-    assert_eq "$(error_code "$(cat "$T/out")")" git_failed
+    assert_eq "$(error_code "$(cat "$T/out")")" git_failed; jq -r .error.message "$T/out" >&2
     failed+=("$i")
   fi
 done
