@@ -79,6 +79,16 @@ bool unlinked(const Workspace& w) {
   return util::is_directory(w.path) && !util::is_directory(w.git_dir);
 }
 
+Result<void> refuse_unlinked(const Workspace& w) {
+  if (!unlinked(w)) return {};
+  return fail(ErrorCode::record_mismatch,
+              fmt::format("workspace '{}' has its directory {} but not its git admin dir {} (was "
+                          "the repository moved?): berth will neither use nor delete it",
+                          w.name, w.path, w.git_dir),
+              "nothing was changed; run `berth doctor --repair` to re-link it (it runs `git "
+              "worktree repair`), then try again");
+}
+
 std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,
                                const Workspace& w) {
   if (auto problem = protected_problem(project, w.path); !problem.empty()) return problem;

@@ -33,6 +33,8 @@ std::string aside_claim_problem(const Project& project, const std::string& path)
 /// The directory of `w` is there but its recorded admin dir is not (a repository moved, or its
 /// admin dir removed by hand): status says "unlinked", and nothing may delete it.
 bool unlinked(const Workspace& w);
+/// Error{record_mismatch} naming `berth doctor --repair` when `w` is unlinked.
+Result<void> refuse_unlinked(const Workspace& w);
 
 /// Whether a record's admin dir lies outside this repository's `worktrees/` (the repository was
 /// moved or copied since it was recorded).

@@ -598,6 +598,12 @@ Result<Workspace> load_workspace(const Project& project, std::string_view name) 
   if (!record || record->name != name)
     return fail(ErrorCode::not_found, fmt::format("no workspace named '{}'", name),
                 "run `berth list` to see the workspaces");
+  // A moved repository: the admin dir git has for the tree now, where its links prove it, so that
+  // diff, accept or run work before any listing has re-linked the record on disk (this may run
+  // under the lock, which re-linking takes; a command that saves the record keeps it).
+  if (needs_relink(project, {*record}))
+    if (auto admin = moved_admin_dir(project, record->path); !admin.empty())
+      record->git_dir = admin;
   return *record;
 }
 
@@ -757,13 +763,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   bool present = util::is_directory(w.path) && util::is_directory(w.git_dir);
   // A directory whose admin dir the record lost (a moved repository) holds work git cannot show:
   // it is never deleted, nor taken for a missing one.
-  if (unlinked(w))
-    return fail(ErrorCode::record_mismatch,
-                fmt::format("workspace '{}' has its directory {} but not its git admin dir {} "
-                            "(was the repository moved?): berth will not delete it",
-                            w.name, w.path, w.git_dir),
-                "nothing was changed; run `berth doctor --repair` to re-link it (it runs `git "
-                "worktree repair`), then discard again");
+  BERTH_TRY(refuse_unlinked(w));
   // The record must be the tree's: never another workspace's tree, admin dir or the project.
   if (present) {
     auto records = BERTH_TRY(registry.load_all());

@@ -18,6 +18,9 @@ cd proj2
 git worktree repair >/dev/null 2>&1
 assert_eq "$(git -C "$ws" rev-parse --abbrev-ref HEAD)" berth/x
 
+# Before any listing re-links the records: diff and path work at once.
+assert_contains "$(berth diff x --name-only)" u.txt
+assert_eq "$(berth path x)" "$ws"
 json=$(berth --json list)
 assert_eq "$(jq -r '.[] | select(.name == "x") | .state' <<<"$json")" ready
 assert_eq "$(jq -r '.[] | select(.name == "x") | .changes.untracked' <<<"$json")" 1

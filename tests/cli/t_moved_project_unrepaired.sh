@@ -20,6 +20,9 @@ out=$(expect_error record_mismatch 5 berth --json discard x)
 assert_contains "$(jq -r .error.hint <<<"$out")" "berth doctor --repair"
 expect_error record_mismatch 5 berth --json discard x --force >/dev/null
 expect_error record_mismatch 5 berth --json discard x --force --no-trash >/dev/null
+# diff and accept do not take it for a missing workspace either.
+expect_error record_mismatch 5 berth --json diff x >/dev/null
+expect_error record_mismatch 5 berth --json accept x >/dev/null
 assert_unchanged "$before"
 assert_eq "$(tree_digest "$ws")" "$files"
 
