@@ -165,6 +165,30 @@ std::string moved_admin_dir(const Project& project, const std::string& tree) {
   return read_gitfile(tree) == admin ? admin : std::string();
 }
 
+std::optional<Workspace>
+moved_workspace(const Project& project, const std::vector<Workspace>& records, const Workspace& w) {
+  if (w.git_dir.empty() || is_admin_dir(project, w.git_dir)) return std::nullopt;
+  Workspace found = w;
+  if (util::is_directory(w.path)) {
+    found.git_dir = moved_admin_dir(project, w.path);
+  } else {
+    // git keeps a worktree's admin dir name when the repository moves: the admin dir of that
+    // name, whose tree (of the same folder name) names it back, is this record's tree.
+    std::string admin = util::join(admin_root(project), util::basename(w.git_dir));
+    std::string tree = util::dirname(admin_gitdir(admin));
+    if (tree.empty() || !util::is_directory(tree) || util::basename(tree) != util::basename(w.path))
+      return std::nullopt;
+    found.path = tree;
+    found.git_dir = moved_admin_dir(project, tree);
+  }
+  if (found.git_dir.empty()) return std::nullopt;
+  for (const auto& other : records)
+    if (other.name != w.name &&
+        (same_place(other.git_dir, found.git_dir) || same_place(other.path, found.path)))
+      return std::nullopt;
+  return found;
+}
+
 bool needs_relink(const Project& project, const std::vector<Workspace>& records) {
   std::string root = admin_root(project);
   // The common case costs no system call: records name their admin dir by its resolved path,
@@ -180,7 +204,24 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
   Registry registry(project.berth_dir());
   for (auto& w : records) {
     if (w.git_dir.empty() || is_admin_dir(project, w.git_dir)) continue;
-    if (!util::is_directory(w.path)) continue; // nothing on disk to re-link (status: missing)
+    // A tree that moved with the repository (a workspace root inside it), once `git worktree
+    // repair NEW-PATH` has fixed git's links.
+    if (!util::is_directory(w.path)) {
+      if (auto moved = moved_workspace(project, records, w)) {
+        std::string from = w.path;
+        Workspace relinked = w;
+        relinked.path = moved->path;
+        relinked.git_dir = moved->git_dir;
+        if (auto saved = registry.save(relinked); !saved) {
+          out.problems.push_back(saved.error().message);
+          continue;
+        }
+        w = relinked;
+        out.relinked.push_back(
+            fmt::format("workspace '{}': re-linked from {} to {}", w.name, from, w.path));
+      }
+      continue; // nothing on disk to re-link otherwise (status: missing)
+    }
     // git's admin dir for this tree in the repository as it is now: exactly one, and no other
     // record's.
     auto admins = admin_dirs_of(project, w.path);

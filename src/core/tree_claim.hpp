@@ -45,6 +45,13 @@ bool needs_relink(const Project& project, const std::vector<Workspace>& records)
 /// "" otherwise. What a moved repository's records and pool slots are re-linked to.
 std::string moved_admin_dir(const Project& project, const std::string& tree);
 
+/// Where the record `w`, whose admin dir lies outside this repository, is now: its tree with the
+/// admin dir git has for it (or, when its directory is gone too, the tree that moved with the
+/// repository, found by git's admin dir of the same name), when git's links prove it both ways
+/// and no other record names them. Nullopt otherwise.
+std::optional<Workspace> moved_workspace(const Project& project,
+                                         const std::vector<Workspace>& records, const Workspace& w);
+
 struct Relinked {
   std::vector<std::string> relinked; ///< what was re-linked (one line each)
   std::vector<std::string> problems; ///< records that could not be (one line each)

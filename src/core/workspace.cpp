@@ -598,12 +598,12 @@ Result<Workspace> load_workspace(const Project& project, std::string_view name) 
   if (!record || record->name != name)
     return fail(ErrorCode::not_found, fmt::format("no workspace named '{}'", name),
                 "run `berth list` to see the workspaces");
-  // A moved repository: the admin dir git has for the tree now, where its links prove it, so that
+  // A moved repository: where git's links prove the workspace is now, so that
   // diff, accept or run work before any listing has re-linked the record on disk (this may run
   // under the lock, which re-linking takes; a command that saves the record keeps it).
   if (needs_relink(project, {*record}))
-    if (auto admin = moved_admin_dir(project, record->path); !admin.empty())
-      record->git_dir = admin;
+    if (auto moved = moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), *record))
+      return *moved;
   return *record;
 }
 
