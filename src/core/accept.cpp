@@ -791,7 +791,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   report.repaired.insert(report.repaired.end(), relinked.relinked.begin(), relinked.relinked.end());
   report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
   for (const auto& w : records) {
-    if (needs_relink(project, {w})) continue; // said above
+    if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {
       if (unlinked(w)) {
