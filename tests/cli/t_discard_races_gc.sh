@@ -4,7 +4,7 @@
 # restores its workspace byte for byte.
 . "$(dirname "$0")/common.sh"
 make_repo app
-n=8
+n=6
 for ((i = 0; i < n; i++)); do
   ws=$(berth new "w$i")
   # Fresh content in each: blobs, trees and commits no ref holds until the snapshot's ref.
