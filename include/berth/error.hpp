@@ -33,9 +33,9 @@ enum class ErrorCode {
   not_fast_forward,    ///< --strategy ff, but the target has moved on
   sandbox_unavailable, ///< a sandbox layer that was asked for cannot be enforced here
   escape_refused,      ///< a confined path would leave its root (.., absolute, symlink, hard link)
-  // accept (issue 10)
-  target_in_progress, ///< the target checkout is mid-merge/rebase/cherry-pick/revert/bisect
-  no_space,           ///< the disk is full (ENOSPC); nothing half-written is left behind
+  target_in_progress,  ///< the target checkout is mid-merge/rebase/cherry-pick/revert/bisect
+  no_space,            ///< the disk is full (ENOSPC); nothing half-written is left behind
+  record_mismatch,     ///< a workspace record does not prove the tree it names is that workspace's
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -11,10 +11,12 @@
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
+#include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
 #include "core/trash.hpp"
+#include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
@@ -1260,7 +1262,28 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   auto records = BERTH_TRY(registry.load_all(&problems_in_records));
   for (const auto& p : problems_in_records)
     report.problems.push_back(p);
+  // A moved repository: records re-linked to the admin dirs git has now (with --repair, after
+  // `git worktree repair` for trees whose .git file still names the old place).
+  auto relinked = relink_moved(project, records, repair);
+  report.repaired.insert(report.repaired.end(), relinked.relinked.begin(), relinked.relinked.end());
+  report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
   for (const auto& w : records) {
+    if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
+    // A record that does not match git never gets a tree deleted: say which and why.
+    if (util::exists(w.path)) {
+      if (unlinked(w)) {
+        report.problems.push_back(fmt::format(
+            "workspace '{}': its directory {} is there but its git admin dir {} is not; berth "
+            "will not delete it",
+            w.name, w.path, w.git_dir));
+        continue;
+      }
+      if (auto problem = tree_claim_problem(project, records, w); !problem.empty()) {
+        report.problems.push_back(
+            fmt::format("workspace '{}': its record does not match git: {}", w.name, problem));
+        continue;
+      }
+    }
     bool known = std::any_of(entries.begin(), entries.end(),
                              [&](const WorktreeEntry& e) { return e.path == w.path; });
     if (!known)
@@ -1278,11 +1301,14 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
                                 [&](const Workspace& w) { return w.path == e.path; });
     if (recorded) continue;
     if (repair == Repair::yes && util::basename(util::dirname(e.path)) == ".trash") {
-      // A discard that stopped after moving the tree aside: finish deleting it.
+      // A discard that stopped after moving the tree aside: finish deleting it (once no record
+      // claims it and its snapshot is whole).
       settle_aside(project, e.path, true);
-      auto removed =
-          git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", e.path}));
-      if (removed && removed->ok()) {
+      if (auto why = aside_may_go(project, e.path); !why.empty()) {
+        report.problems.push_back(fmt::format("{}: kept: {}", e.path, why));
+        continue;
+      }
+      if (remove_aside(project, e.path)) {
         report.repaired.push_back(fmt::format("removed leftover {}", e.path));
         continue;
       }

@@ -52,6 +52,8 @@ std::string_view code_name(ErrorCode code) {
     return "target_in_progress";
   case ErrorCode::no_space:
     return "no_space";
+  case ErrorCode::record_mismatch:
+    return "record_mismatch";
   }
   return "unknown";
 }
@@ -75,6 +77,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::dirty_target:
   case ErrorCode::escape_refused:
   case ErrorCode::target_in_progress:
+  case ErrorCode::record_mismatch:
     return 5;
   default:
     return 1;

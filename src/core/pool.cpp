@@ -16,6 +16,7 @@
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/trash.hpp"
+#include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
@@ -352,6 +353,7 @@ int reap_trash(const Project& project, int64_t room = 0, const std::string& comm
     // Its snapshot checked against a full look, and what goes unsaved counted, before it goes
     // (discard waited for neither).
     settle_aside(project, path, true);
+    if (!aside_may_go(project, path).empty()) continue; // kept; `berth doctor` names it
     if (!commit.empty() && room > 0) {
       auto slots = load_slots(project);
       int64_t present = std::count_if(slots.begin(), slots.end(), [](const SlotRecord& r) {
@@ -380,8 +382,27 @@ std::string trash_dir(const Project& project) {
   return util::join(project.workspace_root(), ".trash");
 }
 
+std::string aside_may_go(const Project& project, const std::string& path) {
+  // Never a tree a record still claims (a corrupt record, or a workspace made at that path).
+  if (auto problem = aside_claim_problem(project, path); !problem.empty()) return problem;
+  // Its snapshot whole: a prune racing the snapshot may have deleted objects before its ref
+  // existed. A full look at the tree writes the work tree's objects again; what it cannot
+  // rewrite (the commit itself) keeps the tree.
+  std::string ref = aside_snapshot_ref(path);
+  auto commit = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+  if (ref.empty() || !commit || !commit->ok()) return {}; // no snapshot (--no-trash)
+  if (snapshot_complete(project, chomp(commit->out))) return {};
+  settle_aside(project, path, false);
+  commit = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+  if (commit && commit->ok() && snapshot_complete(project, chomp(commit->out))) return {};
+  return fmt::format("its snapshot {} lost objects (a `git gc --prune=now` racing the discard?); "
+                     "the tree is kept so that nothing is lost",
+                     ref);
+}
+
 bool remove_aside(const Project& project, const std::string& path) {
   if (util::basename(util::dirname(path)) != ".trash") return false;
+  if (!aside_may_go(project, path).empty()) return false;
   auto removed =
       git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
   if (removed && removed->ok()) return true;
@@ -406,10 +427,17 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
                                                 const std::string& branch, const std::string& start,
                                                 const std::string& lock_reason) {
   // Slots are used whenever there are some (even made by hand with pool.size = 0).
-  for (const auto& r : load_slots(project)) {
-    if (r.slot.state != "ready" || !util::is_directory(r.slot.path) ||
-        !util::is_directory(r.slot.git_dir))
-      continue;
+  for (auto& r : load_slots(project)) {
+    if (r.slot.state != "ready" || !util::is_directory(r.slot.path)) continue;
+    // The repository was moved: the slot's admin dir is git's one now, where git's links prove it
+    // (after `git worktree repair`); a slot they do not is dropped (it holds no one's work).
+    if (!util::is_directory(r.slot.git_dir)) {
+      r.slot.git_dir = moved_admin_dir(project, r.slot.path);
+      if (r.slot.git_dir.empty()) {
+        forget_slot(project, r);
+        continue;
+      }
+    }
     // A rename: O(1) whatever the size of the tree. Without submodules by hand (git would read the
     // whole index to look for them); with them through git, which refuses to move those.
     bool renamed = !util::exists(util::join(r.slot.path, ".gitmodules")) &&

@@ -23,10 +23,15 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
 /// Where discarded trees wait for deletion or recycling: <workspace-root>/.trash.
 std::string trash_dir(const Project& project);
 
-/// Delete a tree `discard` moved aside into a `.trash` folder: through git (which removes its
-/// admin dir too) or, when git refuses (its `.git` replaced by a folder, say), by hand: the tree,
-/// then the admin dir whose `gitdir` names it (berth's lock on it keeps `git worktree prune`
-/// away, and its HEAD would keep the branch name taken). Never anything outside a `.trash` folder.
+/// Why the tree moved aside to `path` may not be deleted yet ("" when it may): a record claims
+/// it, or its snapshot lost objects that a full look at the tree cannot write again. Every
+/// deletion of such a tree (discard, the background deleter, `doctor --repair`) asks.
+std::string aside_may_go(const Project& project, const std::string& path);
+/// Delete a tree `discard` moved aside into a `.trash` folder (once `aside_may_go` agrees): through
+/// git (which removes its admin dir too) or, when git refuses (its `.git` replaced by a folder,
+/// say), by hand: the tree, then the admin dir whose `gitdir` names it (berth's lock on it keeps
+/// `git worktree prune` away, and its HEAD would keep the branch name taken). Never anything
+/// outside a `.trash` folder.
 bool remove_aside(const Project& project, const std::string& path);
 
 } // namespace berth

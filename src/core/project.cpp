@@ -1,6 +1,7 @@
 #include "berth/berth.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
+#include "core/registry.hpp"
 #include "util/paths.hpp"
 
 #include <cerrno>
@@ -31,6 +32,25 @@ std::string expand_home(const std::string& path) {
   if (path == "~") return util::home_dir();
   if (path.rfind("~/", 0) == 0) return util::join(util::home_dir(), path.substr(2));
   return path;
+}
+
+// The default workspace root is named after the common dir, so that two projects of one name
+// never share it; but a project the user moves must keep finding its workspaces (and pool and
+// trash). The registry (which moves with the repository) records the root berth chose: a moved
+// project keeps it, a copy (whose original is still there) gets its own.
+std::string settled_default_root(const std::string& berth_dir, const std::string& common_dir,
+                                 const std::string& computed) {
+  auto home = read_project_home(berth_dir);
+  std::string root = computed;
+  if (home && home->default_root.front() == '/' &&
+      (home->common_dir == common_dir || !util::exists(home->common_dir)))
+    root = home->default_root;
+  // Moved or copied: the record follows (best effort; the first `new` writes it, so that a
+  // refused command changes nothing).
+  if (home && (home->common_dir != common_dir || home->default_root != root))
+    if (auto lock = Registry(berth_dir).lock())
+      (void)write_project_home(berth_dir, {common_dir, root});
+  return root;
 }
 
 } // namespace
@@ -96,9 +116,11 @@ Result<Project> Project::open(const ProjectOptions& options) {
   std::string repo_file = p.bare_ ? std::string() : util::join(p.main_worktree_, ".berth.toml");
   p.config_ = BERTH_TRY(Config::load(user_file, repo_file, options.config_flags));
 
-  p.default_root_ =
-      util::join(util::data_home(), fmt::format("berth/{}-{:08x}", p.name_,
-                                                static_cast<uint32_t>(util::fnv1a(p.common_dir_))));
+  p.default_root_ = settled_default_root(
+      p.berth_dir_, p.common_dir_,
+      util::join(util::data_home(),
+                 fmt::format("berth/{}-{:08x}", p.name_,
+                             static_cast<uint32_t>(util::fnv1a(p.common_dir_)))));
   std::string root = expand_home(p.config_.get_string("workspace_root"));
   if (root.empty())
     p.workspace_root_ = p.default_root_;

@@ -96,6 +96,31 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
   }
 }
 
+std::optional<ProjectHome> read_project_home(const std::string& berth_dir) {
+  auto text = util::read_file(util::join(berth_dir, "project.json"));
+  if (!text) return std::nullopt;
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  ProjectHome home{j.value("common_dir", std::string()), j.value("default_root", std::string())};
+  if (home.common_dir.empty() || home.default_root.empty()) return std::nullopt;
+  return home;
+}
+
+Result<void> write_project_home(const std::string& berth_dir, const ProjectHome& home) {
+  std::string text;
+  try {
+    text =
+        nlohmann::json{{"common_dir", home.common_dir}, {"default_root", home.default_root}}.dump(
+            2) +
+        "\n";
+  } catch (const nlohmann::json::exception&) {
+    return fail(ErrorCode::io_error, "the project's paths are not valid UTF-8");
+  }
+  auto written = util::write_file_atomic(util::join(berth_dir, "project.json"), text);
+  if (!written) return fail(ErrorCode::io_error, written.error());
+  return {};
+}
+
 bool held(const Workspace& workspace) {
   return workspace.state == State::creating || workspace.state == State::busy ||
          workspace.state == State::discarding;

@@ -31,6 +31,16 @@ private:
   std::string dir_;
 };
 
+/// Where berth recorded a project and its default workspace root (<berth>/project.json): a
+/// moved repository keeps its workspaces' root (see Project::open).
+struct ProjectHome {
+  std::string common_dir;
+  std::string default_root;
+};
+std::optional<ProjectHome> read_project_home(const std::string& berth_dir);
+/// Write it (call under the project lock).
+Result<void> write_project_home(const std::string& berth_dir, const ProjectHome& home);
+
 /// Record (de)serialisation, exposed for tests.
 std::string workspace_to_record(const Workspace& workspace);
 Result<Workspace> workspace_from_record(const std::string& text, const std::string& where);

@@ -7,6 +7,7 @@
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
 #include "core/porcelain.hpp"
+#include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
 #include "util/parallel.hpp"
 #include "util/paths.hpp"
@@ -55,6 +56,8 @@ Result<std::string> review_base(const Project& project, const Workspace& w,
 
 Result<Workspace> usable_workspace(const Project& project, std::string_view name) {
   Workspace w = BERTH_TRY(find_workspace(project, name));
+  // Its directory is there but not the admin dir its record names: never "missing".
+  BERTH_TRY(refuse_unlinked(w));
   if (!util::is_directory(w.path) || !util::is_directory(w.git_dir))
     return fail(
         ErrorCode::not_found,

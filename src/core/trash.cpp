@@ -6,6 +6,7 @@
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
+#include "util/process_info.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -120,15 +121,76 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
   return fmt::format("{}.{}.{}", name_slug(name), util::basename(snapshot_ref), ::getpid());
 }
 
-void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
+std::string aside_snapshot_ref(const std::string& aside_path) {
   // <slug>.<leaf>.<pid>: the slug may hold dots, the leaf and the pid do not.
   std::string name = util::basename(aside_path);
   auto pid_dot = name.rfind('.');
-  if (pid_dot == std::string::npos || pid_dot == 0) return;
+  if (pid_dot == std::string::npos || pid_dot == 0) return {};
   auto leaf_dot = name.rfind('.', pid_dot - 1);
-  if (leaf_dot == std::string::npos) return;
-  std::string ref = "refs/berth/trash/" + name.substr(0, leaf_dot) + "/" +
-                    name.substr(leaf_dot + 1, pid_dot - leaf_dot - 1);
+  if (leaf_dot == std::string::npos) return {};
+  return "refs/berth/trash/" + name.substr(0, leaf_dot) + "/" +
+         name.substr(leaf_dot + 1, pid_dot - leaf_dot - 1);
+}
+
+void wait_for_running_gc(const Project& project) {
+  std::string file = util::join(project.common_dir(), "gc.pid");
+  char host[256] = {};
+  (void)::gethostname(host, sizeof host - 1);
+  auto running = [&](std::string* seen) {
+    auto text = util::read_file(file);
+    if (!text) return false;
+    unsigned long pid = 0;
+    char owner[256] = {};
+    if (std::sscanf(text->c_str(), "%lu %255s", &pid, owner) != 2 || std::string(owner) != host)
+      return false;
+    if (seen->empty()) *seen = *text;
+    return *text == *seen && util::process_alive(static_cast<pid_t>(pid), 0);
+  };
+  std::string first;
+  for (int waited_ms = 0; running(&first) && waited_ms < 30000; waited_ms += 20)
+    ::usleep(20 * 1000);
+}
+
+bool snapshot_complete(const Project& project, const std::string& commit) {
+  wait_for_running_gc(project);
+  // Its parents (HEAD, the staged state, the branch tip): reading them reads the commit.
+  auto parents = git_status_of(repo_call(project, {"rev-parse", commit + "^@"}));
+  if (commit.empty() || !parents || !parents->ok()) return false;
+  auto heads = split_lines(parents->out);
+  if (heads.empty()) return false;
+  // What the snapshot added to HEAD: every tree on a changed path is read on the way (a missing
+  // one fails the diff), every new blob is named. What it shares with HEAD is HEAD's, reachable
+  // from the user's history. O(changed paths), where `rev-list --objects` would walk all of
+  // HEAD's tree to exclude it.
+  std::string wanted = commit + "\n";
+  for (const auto& head : heads)
+    wanted += head + "\n";
+  for (size_t i = 1; i <= heads.size() && i <= 2; ++i) {
+    std::string side = i == 1 ? commit : heads[1];
+    auto diff = git_status_of(
+        repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--raw", heads[0], side}));
+    if (!diff || !diff->ok()) return false;
+    // ":<mode> <mode> <oid> <oid> <status>" NUL <path> NUL
+    for (const auto& field : split_z(diff->out)) {
+      if (field.empty() || field.front() != ':') continue;
+      std::vector<std::string> words;
+      for (size_t at = 1, space; at <= field.size(); at = space + 1) {
+        space = std::min(field.find(' ', at), field.size());
+        words.push_back(field.substr(at, space - at));
+      }
+      // A gitlink names a commit of another repository: not this store's to hold.
+      if (words.size() >= 5 && words[1] != "160000" && words[4] != "D") wanted += words[3] + "\n";
+    }
+  }
+  GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
+  check.input = wanted;
+  auto checked = git_status_of(check);
+  return checked && checked->ok() && checked->out.find(" missing") == std::string::npos;
+}
+
+void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
+  std::string ref = aside_snapshot_ref(aside_path);
+  if (ref.empty()) return;
   auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
   if (!known || !known->ok()) return;
   std::string snapshot = chomp(known->out);

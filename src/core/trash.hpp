@@ -38,5 +38,19 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref);
 /// if anything differs; with `count_ignored_files`, count its ignored files and record them with
 /// the snapshot (shown by `restore --list`). Nothing when no snapshot matches the tree's name.
 void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files);
+/// The trash ref a tree moved aside belongs to (from its name); "" when the name is not one.
+std::string aside_snapshot_ref(const std::string& aside_path);
+/// Whether every object the snapshot `commit` added is in the object store: the commit, its
+/// parents, and the trees and blobs of its work tree and staged state that HEAD does not have.
+/// Objects are unreachable from their creation until the trash ref exists, and a `git gc
+/// --prune=now` in between deletes them: a tree is deleted only once this holds. Asked once any
+/// `git gc` running now (gc.pid) has finished (at most 30 s), since one that started before the
+/// ref existed may still delete them.
+bool snapshot_complete(const Project& project, const std::string& commit);
+/// Wait (at most 30 s) until the `git gc` running now, if any, has finished. One that started
+/// before a snapshot's ref existed did not see it: its repack may drop a pack holding the
+/// snapshot's objects, its prune delete them, after any check made meanwhile; one that starts
+/// later sees the ref. git gc announces itself in gc.pid ("<pid> <host>") for its whole run.
+void wait_for_running_gc(const Project& project);
 
 } // namespace berth

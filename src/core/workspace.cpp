@@ -14,6 +14,7 @@
 #include "core/setup.hpp"
 #include "core/shadow.hpp"
 #include "core/trash.hpp"
+#include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/parallel.hpp"
@@ -253,6 +254,11 @@ bool repository_has_commits(const Project& project) {
 // Undo a half-made workspace: its worktree, its branch (only if it still points where we created
 // it) and its record. Called under the lock.
 void roll_back(const Project& project, const Workspace& w, const std::string& start) {
+  // A record (a dead creator's, read back from disk) never authorises deleting a tree git or
+  // another record says is someone else's: then nothing is undone (its branch may be that tree's
+  // HEAD), and `berth doctor` names the record.
+  auto records = registry_of(project).load_all();
+  if (!records || !tree_claim_problem(project, *records, w).empty()) return;
   bool registered = false;
   if (auto list = worktrees(project))
     for (const auto& entry : *list)
@@ -278,6 +284,14 @@ void roll_back(const Project& project, const Workspace& w, const std::string& st
 Result<void> recover_interrupted(const Project& project) {
   Registry registry = registry_of(project);
   auto all = BERTH_TRY(registry.load_all());
+  // The repository was moved (and `git worktree repair` run): records still name the old admin
+  // dirs. Re-linked where git's links prove which tree is which, so that no existing workspace
+  // is taken for a missing one; the others show as "unlinked" until `berth doctor --repair`.
+  if (needs_relink(project, all)) {
+    auto lock = BERTH_TRY(registry.lock());
+    auto current = BERTH_TRY(registry.load_all());
+    (void)relink_moved(project, current, Repair::no);
+  }
   bool any = std::any_of(all.begin(), all.end(), [](const Workspace& w) {
     return held(w) && !util::process_alive(w.holder_pid, w.holder_start);
   });
@@ -303,6 +317,35 @@ Result<void> recover_interrupted(const Project& project) {
     }
   }
   return {};
+}
+
+// A `git gc --prune=now` running meanwhile deletes objects the snapshot wrote before its ref
+// existed (or between two of its git calls, which then fail). Checked now, while the workspace
+// (tree, index, branch) is all there to take it again; a snapshot that cannot be made whole is
+// dropped (a ref to missing objects also breaks the user's next gc) and the discard stops before
+// anything is deleted.
+Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w, Content content) {
+  constexpr int kAttempts = 4;
+  Result<Snapshot> snap = fail(ErrorCode::git_failed, "no snapshot taken");
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    // Again without the shadow index, whose remembered trees may be the very objects pruned,
+    // and right after the gc running now (the next one prunes only after its repack).
+    if (attempt > 0) {
+      discard_shadow(project, w);
+      wait_for_running_gc(project);
+    }
+    snap = take_snapshot(project, w, content);
+    if (snap && snapshot_complete(project, snap->commit)) return snap;
+    if (snap) {
+      (void)git_status_of(repo_call(project, {"update-ref", "-d", snap->ref, snap->commit}));
+      snap = fail(ErrorCode::git_failed,
+                  fmt::format("the snapshot of '{}' keeps losing objects (a `git gc --prune=now` "
+                              "running meanwhile?): nothing was deleted",
+                              w.name),
+                  "wait for the gc to finish, then discard again");
+    }
+  }
+  return snap;
 }
 
 // How to fill a newly added (still empty) worktree.
@@ -375,6 +418,11 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     if (auto made = util::make_dirs(project.workspace_root()); !made)
       return fail(ErrorCode::io_error, made.error(), "set workspace_root to a writable directory");
     BERTH_TRY(exclude_root_from_checkout(project));
+    // The first workspace of a project: record its root, so that it is found again if the user
+    // moves the repository.
+    if (!read_project_home(project.berth_dir()))
+      (void)write_project_home(project.berth_dir(),
+                               {project.common_dir(), project.default_workspace_root()});
 
     w.name = plan.name;
     w.branch = branch;
@@ -499,7 +547,8 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   bool locked = false;
   s.lock_reason = read_lock_reason(w, &locked);
   if (!util::is_directory(w.path) || !util::is_directory(w.git_dir)) {
-    if (!holder_alive) s.state = "missing";
+    // A directory that is there is never "missing": its record lost track of its admin dir.
+    if (!holder_alive) s.state = unlinked(w) ? "unlinked" : "missing";
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {
@@ -549,6 +598,12 @@ Result<Workspace> load_workspace(const Project& project, std::string_view name) 
   if (!record || record->name != name)
     return fail(ErrorCode::not_found, fmt::format("no workspace named '{}'", name),
                 "run `berth list` to see the workspaces");
+  // A moved repository: where git's links prove the workspace is now, so that
+  // diff, accept or run work before any listing has re-linked the record on disk (this may run
+  // under the lock, which re-linking takes; a command that saves the record keeps it).
+  if (needs_relink(project, {*record}))
+    if (auto moved = moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), *record))
+      return *moved;
   return *record;
 }
 
@@ -706,6 +761,14 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // What is on disk decides what can be saved, and what may be deleted.
   bool symlinked = util::is_symlink(w.path);
   bool present = util::is_directory(w.path) && util::is_directory(w.git_dir);
+  // A directory whose admin dir the record lost (a moved repository) holds work git cannot show:
+  // it is never deleted, nor taken for a missing one.
+  BERTH_TRY(refuse_unlinked(w));
+  // The record must be the tree's: never another workspace's tree, admin dir or the project.
+  if (present) {
+    auto records = BERTH_TRY(registry.load_all());
+    BERTH_TRY(may_delete_tree(project, records, w));
+  }
   if ((present || symlinked) && !deletable_workspace_path(project, w.path))
     return fail(
         ErrorCode::unsafe_path,
@@ -755,7 +818,8 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
 
   // Snapshot before anything is removed: this is what `berth restore` brings back.
   if (trash == Trash::yes) {
-    auto snap = take_snapshot(project, w, present ? Content::work_tree : Content::commits_only);
+    Content content = present ? Content::work_tree : Content::commits_only;
+    auto snap = take_whole_snapshot(project, w, content);
     if (!snap) {
       restore_ready();
       return tl::unexpected(snap.error());

@@ -1,0 +1,280 @@
+#include "core/tree_claim.hpp"
+
+#include "core/git.hpp"
+#include "core/registry.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+
+#include <algorithm>
+#include <dirent.h>
+#include <fmt/format.h>
+
+namespace berth {
+namespace {
+
+// Two names of one place: equal once cleaned, or once symlinks are resolved (both must exist
+// for the second).
+bool same_place(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  if (util::lexically_normal(a) == util::lexically_normal(b)) return true;
+  auto ra = util::real_path(a);
+  auto rb = util::real_path(b);
+  return ra && rb && *ra == *rb;
+}
+
+std::string admin_root(const Project& project) {
+  return util::join(project.common_dir(), "worktrees");
+}
+
+// Is `git_dir` directly under this repository's worktrees/ (by name, or once resolved)?
+bool is_admin_dir(const Project& project, const std::string& git_dir) {
+  if (git_dir.empty()) return false;
+  return same_place(util::dirname(util::lexically_normal(git_dir)), admin_root(project));
+}
+
+// What git's admin dir says its tree is: the `gitdir` file, naming `<tree>/.git`.
+std::string admin_gitdir(const std::string& admin) {
+  return chomp(util::read_file(util::join(admin, "gitdir")).value_or(""));
+}
+
+// Every admin dir of the repository whose `gitdir` names `<tree>/.git`.
+std::vector<std::string> admin_dirs_of(const Project& project, const std::string& tree) {
+  std::vector<std::string> found;
+  std::string root = admin_root(project);
+  std::string dotgit = util::join(tree, ".git");
+  DIR* d = ::opendir(root.c_str());
+  if (!d) return found;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    std::string admin = util::join(root, name);
+    if (same_place(admin_gitdir(admin), dotgit)) found.push_back(admin);
+  }
+  ::closedir(d);
+  return found;
+}
+
+// The project itself and berth's roots are never a workspace's tree, nor inside one.
+std::string protected_problem(const Project& project, const std::string& path) {
+  std::string normal = util::lexically_normal(path);
+  std::string real = util::real_path(path).value_or(normal);
+  const std::pair<const std::string*, const char*> kept[] = {
+      {&project.main_worktree(), "the main checkout"},
+      {&project.common_dir(), "the repository's git dir"},
+      {&project.workspace_root(), "the workspace root"},
+      {&project.default_workspace_root(), "the default workspace root"}};
+  for (const auto& [place, what] : kept) {
+    if (place->empty()) continue;
+    std::string real_place = util::real_path(*place).value_or(*place);
+    if (util::is_within(*place, normal) || util::is_within(real_place, real))
+      return fmt::format("{} is (or holds) {}", path, what);
+  }
+  return {};
+}
+
+} // namespace
+
+bool unlinked(const Workspace& w) {
+  return util::is_directory(w.path) && !util::is_directory(w.git_dir);
+}
+
+Result<void> refuse_unlinked(const Workspace& w) {
+  if (!unlinked(w)) return {};
+  return fail(ErrorCode::record_mismatch,
+              fmt::format("workspace '{}' has its directory {} but not its git admin dir {} (was "
+                          "the repository moved?): berth will neither use nor delete it",
+                          w.name, w.path, w.git_dir),
+              "nothing was changed; run `berth doctor --repair` to re-link it (it runs `git "
+              "worktree repair`), then try again");
+}
+
+std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,
+                               const Workspace& w) {
+  if (auto problem = protected_problem(project, w.path); !problem.empty()) return problem;
+  // Another record naming this tree (or a tree inside it, or around it) or this admin dir: at
+  // most one of them can be right, and berth cannot tell which.
+  for (const auto& other : records) {
+    if (other.name == w.name) continue;
+    std::string a = util::lexically_normal(other.path), b = util::lexically_normal(w.path);
+    if (util::is_within(a, b) || util::is_within(b, a) || same_place(other.path, w.path))
+      return fmt::format("workspace '{}' is recorded at {} too", other.name, other.path);
+    if (!w.git_dir.empty() && same_place(other.git_dir, w.git_dir))
+      return fmt::format("workspace '{}' is recorded with the same git admin dir {}", other.name,
+                         w.git_dir);
+  }
+  std::string dotgit = util::join(w.path, ".git");
+  if (!w.git_dir.empty()) {
+    if (!is_admin_dir(project, w.git_dir))
+      return fmt::format("its git admin dir {} is not one of this repository's ({}/…)", w.git_dir,
+                         admin_root(project));
+    // git's own record of where this admin dir's tree lives must be this tree.
+    std::string back = admin_gitdir(w.git_dir);
+    if (util::is_directory(w.git_dir) && !same_place(back, dotgit))
+      return fmt::format("git's admin dir {} belongs to the tree at {}", w.git_dir,
+                         back.empty() ? std::string("(nowhere)") : util::dirname(back));
+    // The tree's .git file naming another workspace's admin dir.
+    std::string named = read_gitfile(w.path);
+    for (const auto& other : records)
+      if (other.name != w.name && !named.empty() && same_place(other.git_dir, named))
+        return fmt::format("its .git file names the admin dir of workspace '{}'", other.name);
+  }
+  // No other worktree of git's may be registered at this tree.
+  for (const auto& admin : admin_dirs_of(project, w.path))
+    if (w.git_dir.empty() || !same_place(admin, w.git_dir))
+      return fmt::format("git registers the tree {} as worktree {}, not {}", w.path,
+                         util::basename(admin),
+                         w.git_dir.empty() ? std::string("this record's") : w.git_dir);
+  return {};
+}
+
+Result<void> may_delete_tree(const Project& project, const std::vector<Workspace>& records,
+                             const Workspace& w) {
+  std::string problem = tree_claim_problem(project, records, w);
+  if (problem.empty()) return {};
+  return fail(ErrorCode::record_mismatch,
+              fmt::format("the record of workspace '{}' does not match git: {}; berth will not "
+                          "delete {}",
+                          w.name, problem, w.path),
+              "nothing was changed; run `berth doctor` to see which records disagree, then fix or "
+              "move aside the wrong record under <git-common-dir>/berth/workspaces/");
+}
+
+std::string aside_claim_problem(const Project& project, const std::string& path) {
+  if (auto problem = protected_problem(project, path); !problem.empty()) return problem;
+  auto records = Registry(project.berth_dir()).load_all();
+  if (!records) return records.error().message;
+  std::vector<std::string> admins = admin_dirs_of(project, path);
+  std::string named = read_gitfile(path);
+  if (!named.empty()) admins.push_back(named);
+  for (const auto& w : *records) {
+    std::string a = util::lexically_normal(w.path), b = util::lexically_normal(path);
+    if (util::is_within(a, b) || util::is_within(b, a))
+      return fmt::format("workspace '{}' is recorded at {}", w.name, w.path);
+    for (const auto& admin : admins)
+      if (same_place(admin, w.git_dir))
+        return fmt::format("its git admin dir {} is workspace '{}''s", admin, w.name);
+  }
+  return {};
+}
+
+std::string moved_admin_dir(const Project& project, const std::string& tree) {
+  auto admins = admin_dirs_of(project, tree);
+  if (admins.size() != 1) return {};
+  std::string admin = util::real_path(admins.front()).value_or(admins.front());
+  return read_gitfile(tree) == admin ? admin : std::string();
+}
+
+std::optional<Workspace>
+moved_workspace(const Project& project, const std::vector<Workspace>& records, const Workspace& w) {
+  if (w.git_dir.empty() || is_admin_dir(project, w.git_dir)) return std::nullopt;
+  Workspace found = w;
+  if (util::is_directory(w.path)) {
+    found.git_dir = moved_admin_dir(project, w.path);
+  } else {
+    // git keeps a worktree's admin dir name when the repository moves: the admin dir of that
+    // name, whose tree (of the same folder name) names it back, is this record's tree.
+    std::string admin = util::join(admin_root(project), util::basename(w.git_dir));
+    std::string tree = util::dirname(admin_gitdir(admin));
+    if (tree.empty() || !util::is_directory(tree) || util::basename(tree) != util::basename(w.path))
+      return std::nullopt;
+    found.path = tree;
+    found.git_dir = moved_admin_dir(project, tree);
+  }
+  if (found.git_dir.empty()) return std::nullopt;
+  for (const auto& other : records)
+    if (other.name != w.name &&
+        (same_place(other.git_dir, found.git_dir) || same_place(other.path, found.path)))
+      return std::nullopt;
+  return found;
+}
+
+bool needs_relink(const Project& project, const std::vector<Workspace>& records) {
+  std::string root = admin_root(project);
+  // The common case costs no system call: records name their admin dir by its resolved path,
+  // as the project does its common dir.
+  return std::any_of(records.begin(), records.end(), [&](const Workspace& w) {
+    return !w.git_dir.empty() && util::dirname(w.git_dir) != root &&
+           !is_admin_dir(project, w.git_dir);
+  });
+}
+
+Relinked relink_moved(const Project& project, std::vector<Workspace>& records, Repair repair) {
+  Relinked out;
+  Registry registry(project.berth_dir());
+  for (auto& w : records) {
+    if (w.git_dir.empty() || is_admin_dir(project, w.git_dir)) continue;
+    // A tree that moved with the repository (a workspace root inside it), once `git worktree
+    // repair NEW-PATH` has fixed git's links.
+    if (!util::is_directory(w.path)) {
+      if (auto moved = moved_workspace(project, records, w)) {
+        std::string from = w.path;
+        Workspace relinked = w;
+        relinked.path = moved->path;
+        relinked.git_dir = moved->git_dir;
+        if (auto saved = registry.save(relinked); !saved) {
+          out.problems.push_back(saved.error().message);
+          continue;
+        }
+        w = relinked;
+        out.relinked.push_back(
+            fmt::format("workspace '{}': re-linked from {} to {}", w.name, from, w.path));
+      }
+      continue; // nothing on disk to re-link otherwise (status: missing)
+    }
+    // git's admin dir for this tree in the repository as it is now: exactly one, and no other
+    // record's.
+    auto admins = admin_dirs_of(project, w.path);
+    bool taken = admins.size() == 1 && std::any_of(records.begin(), records.end(), [&](auto& o) {
+                   return o.name != w.name && same_place(o.git_dir, admins.front());
+                 });
+    if (admins.size() != 1 || taken) {
+      out.problems.push_back(fmt::format(
+          "workspace '{}': its git admin dir {} is not in this repository, and git has no single "
+          "worktree at {} to re-link it to; move the record aside (<git-common-dir>/berth/"
+          "workspaces/) and the directory out of berth's root if the work there is to be kept",
+          w.name, w.git_dir, w.path));
+      continue;
+    }
+    std::string admin = util::real_path(admins.front()).value_or(admins.front());
+    // The tree's .git file must name that admin dir (the user ran `git worktree repair`), or
+    // still the recorded one (the repository moved from under it): either proves the tree is
+    // this record's. Anything else is someone else's repository.
+    std::string named = read_gitfile(w.path);
+    std::string text = chomp(util::read_file(util::join(w.path, ".git")).value_or(""));
+    bool names_old = text == "gitdir: " + w.git_dir;
+    if (named != admin && !names_old) {
+      out.problems.push_back(fmt::format(
+          "workspace '{}': its .git file names neither {} nor the recorded {}; not re-linked",
+          w.name, admin, w.git_dir));
+      continue;
+    }
+    if (named != admin) {
+      if (repair == Repair::no) {
+        out.problems.push_back(fmt::format(
+            "workspace '{}': the repository moved (its .git file still names {}); `berth doctor "
+            "--repair` re-links it",
+            w.name, w.git_dir));
+        continue;
+      }
+      auto repaired = git_status_of(repo_call(project, {"worktree", "repair", w.path}));
+      if (!repaired || !repaired->ok() || read_gitfile(w.path) != admin) {
+        out.problems.push_back(fmt::format(
+            "workspace '{}': `git worktree repair {}` did not re-link it", w.name, w.path));
+        continue;
+      }
+    }
+    std::string old = w.git_dir;
+    w.git_dir = admin;
+    if (auto saved = registry.save(w); !saved) {
+      w.git_dir = old;
+      out.problems.push_back(saved.error().message);
+      continue;
+    }
+    out.relinked.push_back(
+        fmt::format("workspace '{}': re-linked from {} to {}", w.name, old, admin));
+  }
+  return out;
+}
+
+} // namespace berth

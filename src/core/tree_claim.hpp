@@ -1,0 +1,66 @@
+// Which tree a workspace record may delete, and re-linking records after the repository moved.
+//
+// A record is a JSON file anyone can edit (or a crash can leave stale, or a moved repository can
+// leave pointing at the old place): it never proves on its own that a tree is berth's to delete.
+// Before any deletion of a tree (discard, a rolled-back creation, the background deleter,
+// `doctor --repair`), git's own links must agree with it.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace berth {
+
+/// Why the record `w` does not authorise deleting the tree at `w.path` ("" when it does): the
+/// tree is (or holds) the main checkout, the repository or a workspace root; `w.git_dir` is not
+/// an admin dir of this repository; another record names the same tree or admin dir; git's admin
+/// dir for the tree is another one, or `w.git_dir` is git's admin dir of another tree. `records`
+/// are all the project's records (`w` among them or not). An empty `w.git_dir` (a creation that
+/// never got one) skips the checks that need it.
+std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,
+                               const Workspace& w);
+/// The same, as the refusal every deletion path returns: Error{record_mismatch} (exit 5).
+Result<void> may_delete_tree(const Project& project, const std::vector<Workspace>& records,
+                             const Workspace& w);
+/// Why the tree moved aside to `path` by discard may not be deleted ("" when it may): no record
+/// may name it, hold it or have its admin dir, and it must not hold the project.
+std::string aside_claim_problem(const Project& project, const std::string& path);
+
+/// The directory of `w` is there but its recorded admin dir is not (a repository moved, or its
+/// admin dir removed by hand): status says "unlinked", and nothing may delete it.
+bool unlinked(const Workspace& w);
+/// Error{record_mismatch} naming `berth doctor --repair` when `w` is unlinked.
+Result<void> refuse_unlinked(const Workspace& w);
+
+/// Whether a record's admin dir lies outside this repository's `worktrees/` (the repository was
+/// moved or copied since it was recorded).
+bool needs_relink(const Project& project, const std::vector<Workspace>& records);
+
+/// The admin dir a tree has in this repository as it is now, when git's links agree both ways
+/// (its `gitdir` names the tree's `.git`, the tree's `.git` file names it) and it is the only one;
+/// "" otherwise. What a moved repository's records and pool slots are re-linked to.
+std::string moved_admin_dir(const Project& project, const std::string& tree);
+
+/// Where the record `w`, whose admin dir lies outside this repository, is now: its tree with the
+/// admin dir git has for it (or, when its directory is gone too, the tree that moved with the
+/// repository, found by git's admin dir of the same name), when git's links prove it both ways
+/// and no other record names them. Nullopt otherwise.
+std::optional<Workspace> moved_workspace(const Project& project,
+                                         const std::vector<Workspace>& records, const Workspace& w);
+
+struct Relinked {
+  std::vector<std::string> relinked; ///< what was re-linked (one line each)
+  std::vector<std::string> problems; ///< records that could not be (one line each)
+};
+/// Point records whose admin dir lies outside this repository at the admin dir git has for their
+/// tree, when git's links prove it is theirs (the admin dir's `gitdir` names the tree's `.git`,
+/// and the tree's `.git` file names that admin dir or the recorded, vanished one). With
+/// Repair::yes a `.git` file still naming the old place is fixed first (`git worktree repair`).
+/// Call under the project lock.
+Relinked relink_moved(const Project& project, std::vector<Workspace>& records, Repair repair);
+
+} // namespace berth
