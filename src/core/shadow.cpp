@@ -262,7 +262,8 @@ namespace {
 std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
                                   const std::string& through, bool& complete) {
   GitCall status =
-      workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
+      workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all",
+                         "--ignore-submodules=none"});
   status.env["GIT_OPTIONAL_LOCKS"] = "0";
   if (!through.empty()) use_watcher(project, status, through);
   auto r = git_status_of(status);

@@ -1,0 +1,540 @@
+#include "core/nested.hpp"
+
+#include "core/capture.hpp"
+#include "core/shadow.hpp"
+#include "core/tree_edit.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace berth {
+namespace {
+
+constexpr const char* kEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+// A git call on a nested repository: its git dir named explicitly (its `.git` is never searched
+// for) and no fsmonitor hook, whatever its own config says. Only commands that run nothing its
+// config could name are used on it (no add, no checkout, no filters, commits unsigned).
+GitCall nested_call(const std::string& git_dir, const std::string& work_tree,
+                    std::vector<std::string> args) {
+  std::vector<std::string> prefix{"--git-dir=" + git_dir};
+  if (!work_tree.empty()) prefix.push_back("--work-tree=" + work_tree);
+  prefix.insert(prefix.end(), {"-c", "core.fsmonitor=false"});
+  args.insert(args.begin(), prefix.begin(), prefix.end());
+  return GitCall{std::move(args), work_tree.empty() ? git_dir : work_tree, {}, {},
+                 util::Stream::pipe};
+}
+
+// Fetch `oids` from the repository at `from` into the one `into` calls on, by object id (git's
+// protocol v2 serves any object asked for), without touching FETCH_HEAD, tags, submodules or gc.
+GitCall fetch_objects(GitCall into, const std::string& from, const std::vector<std::string>& oids) {
+  std::vector<std::string> args{"-c",
+                                "protocol.version=2",
+                                "-c",
+                                "protocol.file.allow=always",
+                                "fetch",
+                                "-q",
+                                "--no-tags",
+                                "--no-write-fetch-head",
+                                "--no-recurse-submodules",
+                                "--no-auto-gc",
+                                from};
+  args.insert(args.end(), oids.begin(), oids.end());
+  auto at = std::find_if(into.args.begin(), into.args.end(),
+                         [](const std::string& a) { return a == "core.fsmonitor=false"; });
+  auto pos = at == into.args.end() ? into.args.begin() + 1 : at + 1;
+  into.args.insert(pos, args.begin(), args.end());
+  return into;
+}
+
+std::string scratch_path(const Project& project, const char* what) {
+  static std::atomic<int> counter{0};
+  return util::join(util::join(project.berth_dir(), "tmp"),
+                    fmt::format("{}.{}.{}", what, ::getpid(), ++counter));
+}
+
+// A relative path that stays below where it is joined: no empty, "." or ".." component.
+bool plain_relative(const std::string& path) {
+  if (path.empty() || path.front() == '/') return false;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    std::string_view part(path.data() + start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+struct Scratch {
+  std::string path;
+  ~Scratch() {
+    if (!path.empty()) ::unlink(path.c_str());
+  }
+};
+
+// The contents of `oids` (blobs), read through one `cat-file --batch`.
+Result<std::vector<std::string>> read_blobs(GitCall cat, const std::vector<std::string>& oids) {
+  cat.args.insert(cat.args.end(), {"cat-file", "--batch"});
+  for (const auto& oid : oids)
+    cat.input += oid + "\n";
+  auto out = BERTH_TRY(git(cat)).out;
+  std::vector<std::string> blobs;
+  size_t pos = 0;
+  for (size_t i = 0; i < oids.size(); ++i) {
+    auto nl = out.find('\n', pos);
+    if (nl == std::string::npos) break;
+    std::string header = out.substr(pos, nl - pos); // "<oid> blob <size>"
+    auto space = header.rfind(' ');
+    if (space == std::string::npos || header.find(" blob ") == std::string::npos)
+      return fail(ErrorCode::git_failed, fmt::format("cannot read object {}", oids[i]));
+    size_t size = std::strtoull(header.c_str() + space + 1, nullptr, 10);
+    blobs.push_back(out.substr(nl + 1, size));
+    pos = nl + 1 + size + 1;
+  }
+  if (blobs.size() != oids.size())
+    return fail(ErrorCode::git_failed, "cannot read the saved files back");
+  return blobs;
+}
+
+struct FileEntry {
+  std::string mode, oid, path;
+};
+
+// Write `entries` under `root` with the bytes stored, as regular files (executable or not) and
+// symlinks; gitlinks become empty folders. What is in the way is replaced; nothing is followed
+// out of `root` (the last component is never followed, and every folder on the way is made
+// here or already was one).
+Result<void> write_entries(GitCall cat, const std::string& root,
+                           const std::vector<FileEntry>& entries) {
+  std::vector<std::string> oids;
+  for (const auto& e : entries)
+    if (e.mode != "160000") oids.push_back(e.oid);
+  auto blobs = BERTH_TRY(read_blobs(std::move(cat), oids));
+  size_t next = 0;
+  for (const auto& e : entries) {
+    std::string path = util::join(root, e.path);
+    if (!plain_relative(e.path)) continue;
+    if (auto made = util::make_dirs(util::dirname(path)); !made)
+      return fail(ErrorCode::io_error, made.error());
+    if (e.mode == "160000") {
+      (void)util::make_dirs(path);
+      continue;
+    }
+    const std::string& content = blobs[next++];
+    if (util::is_directory(path))
+      (void)util::remove_tree(path);
+    else
+      ::unlink(path.c_str());
+    if (e.mode == "120000") {
+      if (::symlink(content.c_str(), path.c_str()) != 0)
+        return fail(ErrorCode::io_error, fmt::format("cannot write {}", path));
+      continue;
+    }
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    e.mode == "100755" ? 0777 : 0666);
+    if (fd < 0) return fail(ErrorCode::io_error, fmt::format("cannot write {}", path));
+    size_t done = 0;
+    while (done < content.size()) {
+      ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+      if (n <= 0) {
+        ::close(fd);
+        return fail(ErrorCode::io_error, fmt::format("cannot write {}", path));
+      }
+      done += static_cast<size_t>(n);
+    }
+    if (::close(fd) != 0) return fail(ErrorCode::io_error, fmt::format("cannot write {}", path));
+  }
+  return {};
+}
+
+// `ls-tree -r` of `tree` as entries.
+Result<std::vector<FileEntry>> tree_files(GitCall ls, const std::string& tree) {
+  ls.args.insert(ls.args.end(), {"ls-tree", "-r", "-z", "--full-tree", tree});
+  std::vector<FileEntry> files;
+  for (const auto& record : split_z(BERTH_TRY(git(ls)).out)) {
+    // "<mode> <type> <oid>\t<path>"
+    auto tab = record.find('\t');
+    auto s1 = record.find(' ');
+    auto s2 = record.find(' ', s1 + 1);
+    if (tab == std::string::npos || s2 == std::string::npos) continue;
+    files.push_back(
+        {record.substr(0, s1), record.substr(s2 + 1, tab - s2 - 1), record.substr(tab + 1)});
+  }
+  return files;
+}
+
+// The untracked files of a snapshot: in the work tree's tree, not in the staged one.
+Result<std::vector<FileEntry>> untracked_files(const Project& project,
+                                               const std::string& index_tree,
+                                               const std::string& work_tree) {
+  auto raw = BERTH_TRY(git(repo_call(
+      project, {"diff-tree", "-r", "-z", "--raw", "--no-renames", index_tree, work_tree})));
+  std::vector<FileEntry> files;
+  for (const auto& c : parse_diff_raw(raw.out))
+    if (c.status == 'A' && (c.new_mode == "100644" || c.new_mode == "100755"))
+      files.push_back({c.new_mode, c.new_oid, c.path});
+  return files;
+}
+
+std::string rev(const GitCall& base, const std::string& what) {
+  GitCall call = base;
+  call.args.insert(call.args.end(), {"rev-parse", "--verify", "-q", what});
+  auto r = git_status_of(call);
+  return r && r->ok() ? chomp(r->out) : std::string();
+}
+
+// Where the nested repository keeps its history, relative to the workspace's admin dir when it is
+// a submodule's module ("modules/<name>"), or "" when it is its own `.git` in the work tree.
+std::string module_of(const Workspace& w, const std::string& git_dir) {
+  auto admin = util::real_path(w.git_dir);
+  if (!admin || !util::is_within(git_dir, *admin) || git_dir == *admin) return {};
+  return git_dir.substr(admin->size() + 1);
+}
+
+// The work tree of a nested repository as it is on disk, every file hashed without filters into
+// the project's object database; its gitlinks (repositories nested further) as recorded.
+Result<std::string> nested_files_tree(const Project& project, const std::string& git_dir,
+                                      const std::string& dir, std::vector<std::string>& warnings,
+                                      const std::string& path) {
+  std::vector<FileEntry> entries;
+  std::set<std::string> seen;
+  auto cached = BERTH_TRY(git(nested_call(git_dir, dir, {"ls-files", "-s", "-z"})));
+  for (const auto& record : split_z(cached.out)) {
+    auto tab = record.find('\t');
+    auto s1 = record.find(' ');
+    if (tab == std::string::npos || s1 == std::string::npos) continue;
+    std::string p = record.substr(tab + 1);
+    if (!seen.insert(p).second) continue; // a conflict's other stages
+    if (record.compare(0, 6, "160000") == 0) {
+      entries.push_back({"160000", record.substr(s1 + 1, 40), p});
+      warnings.push_back(fmt::format(
+          "{}/{}: a repository inside a nested repository is kept as a gitlink only", path, p));
+      continue;
+    }
+    entries.push_back({"", "", p});
+  }
+  auto others = BERTH_TRY(
+      git(nested_call(git_dir, dir, {"ls-files", "-z", "--others", "--exclude-standard"})));
+  for (const auto& p : split_z(others.out)) {
+    if (p.empty() || p.back() == '/') continue;
+    if (seen.insert(p).second) entries.push_back({"", "", p});
+  }
+  // Regular files through one hash-object; symlinks (their target is the content) one by one.
+  std::vector<FileEntry> kept;
+  GitCall hash =
+      repo_call(project, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
+  hash.cwd = dir;
+  std::vector<size_t> hashed;
+  for (auto& e : entries) {
+    if (e.mode == "160000") {
+      kept.push_back(e);
+      continue;
+    }
+    struct stat st;
+    std::string full = util::join(dir, e.path);
+    if (::lstat(full.c_str(), &st) != 0) continue; // deleted
+    if (S_ISLNK(st.st_mode)) {
+      std::string target(static_cast<size_t>(st.st_size) + 1, '\0');
+      ssize_t n = ::readlink(full.c_str(), target.data(), target.size());
+      if (n < 0) continue;
+      target.resize(static_cast<size_t>(n));
+      GitCall link = repo_call(project, {"hash-object", "-w", "--stdin"});
+      link.input = target;
+      kept.push_back({"120000", chomp(BERTH_TRY(git(link)).out), e.path});
+    } else if (S_ISREG(st.st_mode)) {
+      if (e.path.find('\n') != std::string::npos) {
+        warnings.push_back(fmt::format("{}: a file name with a newline is not kept", path));
+        continue;
+      }
+      hash.input += e.path + "\n";
+      hashed.push_back(kept.size());
+      kept.push_back({(st.st_mode & S_IXUSR) ? "100755" : "100644", "", e.path});
+    }
+  }
+  if (!hashed.empty()) {
+    auto oids = split_lines(BERTH_TRY(git(hash)).out);
+    if (oids.size() != hashed.size())
+      return fail(ErrorCode::git_failed, fmt::format("cannot hash the files of {}", path));
+    for (size_t i = 0; i < hashed.size(); ++i)
+      kept[hashed[i]].oid = oids[i];
+  }
+  Scratch index{scratch_path(project, "nested-index")};
+  GitCall info = repo_call(project, {"update-index", "--add", "-z", "--index-info"});
+  info.env["GIT_INDEX_FILE"] = index.path;
+  for (const auto& e : kept)
+    info.input += fmt::format("{} {}\t{}", e.mode, e.oid, e.path) + '\0';
+  if (kept.empty()) return std::string(kEmptyTree);
+  BERTH_TRY(git(info));
+  GitCall write = repo_call(project, {"write-tree"});
+  write.env["GIT_INDEX_FILE"] = index.path;
+  return chomp(BERTH_TRY(git(write)).out);
+}
+
+// One nested repository as a commit in the project's object database (see docs/decisions/0003).
+Result<std::string> save_one(const Project& project, const Workspace& w, const std::string& path,
+                             const std::string& git_dir, std::vector<std::string>& warnings) {
+  std::string dir = util::join(w.path, path);
+  GitCall in = nested_call(git_dir, dir, {});
+  std::string head = rev(in, "HEAD^{commit}");
+  GitCall sym = nested_call(git_dir, dir, {"symbolic-ref", "-q", "HEAD"});
+  auto symbolic = BERTH_TRY(git_status_of(sym));
+  std::string head_ref = symbolic.ok() ? chomp(symbolic.out) : "(detached)";
+
+  // Its refs: branches, tags (peeled to their commit), remote-tracking branches.
+  auto listed = BERTH_TRY(git(
+      nested_call(git_dir, dir,
+                  {"for-each-ref", "--format=%(objectname) %(*objectname) %(objecttype) %(refname)",
+                   "refs/heads", "refs/tags", "refs/remotes"})));
+  std::vector<std::pair<std::string, std::string>> refs; // commit, name
+  for (const auto& line : split_lines(listed.out)) {
+    auto parts = line.find(' ');
+    auto p2 = line.find(' ', parts + 1);
+    auto p3 = line.find(' ', p2 + 1);
+    if (parts == std::string::npos || p2 == std::string::npos || p3 == std::string::npos)
+      continue;
+    std::string oid = line.substr(0, parts), peeled = line.substr(parts + 1, p2 - parts - 1);
+    std::string type = line.substr(p2 + 1, p3 - p2 - 1), name = line.substr(p3 + 1);
+    if (!peeled.empty()) oid = peeled;
+    if (type == "commit" || !peeled.empty()) refs.emplace_back(oid, name);
+  }
+
+  // The staged state, from a copy of its index, as a commit on its HEAD (in its own database:
+  // git makes its trees from its own objects), unsigned whatever its config says.
+  std::string staged = head.empty() ? std::string(kEmptyTree) : rev(in, head + "^{tree}");
+  if (util::exists(util::join(git_dir, "index"))) {
+    Scratch copy{scratch_path(project, "nested-staged")};
+    if (copy_index(util::join(git_dir, "index"), copy.path)) {
+      GitCall write = nested_call(git_dir, "", {"write-tree"});
+      write.env["GIT_INDEX_FILE"] = copy.path;
+      if (auto tree = git_status_of(write); tree && tree->ok()) staged = chomp(tree->out);
+    }
+  }
+  GitCall index_commit =
+      nested_call(git_dir, "", {"commit-tree", "--no-gpg-sign", staged});
+  if (!head.empty()) index_commit.args.insert(index_commit.args.end(), {"-p", head});
+  index_commit.env = berth_identity();
+  index_commit.input = fmt::format("berth index of {}\n", path);
+  std::string index = chomp(BERTH_TRY(git(index_commit)).out);
+
+  // Into the project's database: the staged commit brings HEAD's history along, the refs theirs.
+  std::vector<std::string> wanted{index};
+  for (const auto& [oid, name] : refs)
+    if (std::find(wanted.begin(), wanted.end(), oid) == wanted.end()) wanted.push_back(oid);
+  BERTH_TRY(git(fetch_objects(repo_call(project, {}), git_dir, wanted)));
+
+  std::string files = BERTH_TRY(nested_files_tree(project, git_dir, dir, warnings, path));
+  std::string module = module_of(w, git_dir);
+  std::string message =
+      fmt::format("berth nested: {}\n\nBerth-Nested-Path: {}\nBerth-Nested-Kind: {}\n"
+                  "Berth-Nested-Module: {}\nBerth-Nested-Head: {}\nBerth-Nested-Head-Ref: {}\n",
+                  path, path, module.empty() ? "repository" : "submodule", module, head, head_ref);
+  for (const auto& [oid, name] : refs)
+    message += fmt::format("Berth-Nested-Ref: {} {}\n", oid, name);
+  std::vector<std::string> args{"commit-tree", "--no-gpg-sign", files};
+  for (const auto& p : wanted)
+    args.insert(args.end(), {"-p", p});
+  GitCall commit = repo_call(project, args);
+  commit.env = berth_identity();
+  commit.input = message;
+  return chomp(BERTH_TRY(git(commit)).out);
+}
+
+std::vector<std::string> trailers(const std::string& message, const std::string& key) {
+  std::vector<std::string> values;
+  for (const auto& line : split_lines(message))
+    if (line.rfind(key + ": ", 0) == 0) values.push_back(line.substr(key.size() + 2));
+  return values;
+}
+
+std::string first(const std::vector<std::string>& values) {
+  return values.empty() ? std::string() : values.front();
+}
+
+// Put one nested repository back from its commit.
+Result<void> restore_one(const Project& project, const Workspace& w, const std::string& commit) {
+  auto message = BERTH_TRY(git(repo_call(project, {"log", "-1", "--format=%B", commit}))).out;
+  std::string path = first(trailers(message, "Berth-Nested-Path"));
+  std::string module = first(trailers(message, "Berth-Nested-Module"));
+  std::string head = first(trailers(message, "Berth-Nested-Head"));
+  std::string head_ref = first(trailers(message, "Berth-Nested-Head-Ref"));
+  if (!plain_relative(path) || (!module.empty() && !plain_relative(module)))
+    return fail(ErrorCode::git_failed, fmt::format("a nested record {} is malformed", commit));
+  std::string dir = util::join(w.path, path);
+  if (auto made = util::make_dirs(dir); !made) return fail(ErrorCode::io_error, made.error());
+
+  // Its git dir: where a submodule's module lives in this workspace (set up already when the
+  // workspace's setup could clone it), or the folder's own `.git`.
+  std::string git_dir = nested_git_dir(w, path);
+  if (git_dir.empty()) {
+    if (module.empty()) {
+      git_dir = util::join(dir, ".git");
+      BERTH_TRY(git(GitCall{{"init", "-q", "--", dir}, dir, {}, {}, util::Stream::pipe}));
+    } else {
+      git_dir = util::join(w.git_dir, module);
+      BERTH_TRY(git(GitCall{{"init", "-q", "--separate-git-dir=" + git_dir, "--", dir},
+                            dir,
+                            {},
+                            {},
+                            util::Stream::pipe}));
+    }
+  }
+  // What a checkout made there before (the submodule's set-up): files not kept go.
+  auto before = git_status_of(nested_call(git_dir, dir, {"ls-files", "-z"}));
+
+  std::vector<std::string> parents =
+      split_lines(BERTH_TRY(git(repo_call(project, {"rev-parse", commit + "^@"}))).out);
+  BERTH_TRY(git(fetch_objects(nested_call(git_dir, dir, {}), project.common_dir(), {commit})));
+  for (const auto& ref : trailers(message, "Berth-Nested-Ref")) {
+    auto space = ref.find(' ');
+    if (space == std::string::npos) continue;
+    BERTH_TRY(git(nested_call(git_dir, "",
+                              {"update-ref", ref.substr(space + 1), ref.substr(0, space)})));
+  }
+  if (head_ref.rfind("refs/", 0) == 0)
+    BERTH_TRY(git(nested_call(git_dir, "", {"symbolic-ref", "HEAD", head_ref})));
+  else if (!head.empty())
+    BERTH_TRY(git(nested_call(git_dir, "", {"update-ref", "--no-deref", "HEAD", head})));
+  // The staged state (the first parent), then the files as they were.
+  if (!parents.empty())
+    BERTH_TRY(git(nested_call(git_dir, dir, {"read-tree", parents.front() + "^{tree}"})));
+  auto files = BERTH_TRY(tree_files(nested_call(git_dir, "", {}), commit));
+  std::set<std::string> kept;
+  for (const auto& f : files)
+    kept.insert(f.path);
+  if (before && before->ok())
+    for (const auto& old : split_z(before->out))
+      if (!kept.count(old) && plain_relative(old))
+        ::unlink(util::join(dir, old).c_str());
+  BERTH_TRY(write_entries(nested_call(git_dir, "", {}), dir, files));
+  (void)git_status_of(nested_call(git_dir, dir, {"update-index", "-q", "--refresh"}));
+  return {};
+}
+
+} // namespace
+
+std::string nested_git_dir(const Workspace& w, const std::string& path) {
+  std::string dir = util::join(w.path, path);
+  std::string dot = util::join(dir, ".git");
+  if (util::is_directory(dot)) return util::real_path(dot).value_or("");
+  return read_gitfile(dir);
+}
+
+std::vector<std::string> stageable_paths(const Workspace& w, const StatusSummary& summary) {
+  std::vector<std::string> paths = summary.unstaged_paths;
+  for (const auto& n : summary.nested) {
+    if (n.gitlink) continue;
+    std::string git_dir = nested_git_dir(w, n.path);
+    bool has_commit =
+        !git_dir.empty() && !rev(nested_call(git_dir, "", {}), "HEAD^{commit}").empty();
+    if (!has_commit) paths.erase(std::remove(paths.begin(), paths.end(), n.path), paths.end());
+  }
+  return paths;
+}
+
+std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen) {
+  std::vector<NestedWork> list;
+  for (const auto& n : seen)
+    list.push_back({n.path, n.gitlink, n.new_commit, n.modified, n.untracked || !n.gitlink});
+  return list;
+}
+
+Result<std::string> save_nested(const Project& project, const Workspace& w,
+                                const std::vector<NestedChange>& seen, const std::string& head,
+                                std::vector<std::string>& warnings) {
+  std::vector<std::string> paths;
+  for (const auto& n : seen)
+    paths.push_back(n.path);
+  // Gitlinks the workspace's commits changed: their commits may exist only in its modules.
+  if (!head.empty() && head != w.base) {
+    auto raw =
+        BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, head})));
+    for (const auto& c : parse_diff_raw(raw.out))
+      if (c.new_mode == "160000") paths.push_back(c.path);
+  }
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  std::vector<std::string> kept;
+  auto admin = util::real_path(w.git_dir).value_or(w.git_dir);
+  auto root = util::real_path(w.path).value_or(w.path);
+  for (const auto& path : paths) {
+    if (path.find('\n') != std::string::npos) {
+      warnings.push_back("a nested repository whose path holds a newline is not kept");
+      continue;
+    }
+    std::string git_dir = nested_git_dir(w, path);
+    if (git_dir.empty()) continue; // a submodule not checked out: nothing but its gitlink
+    // Only a repository that goes with the workspace: its own `.git` or a module of its admin
+    // dir. One whose `.git` file points elsewhere is not deleted by discard (nor written to).
+    if (!util::is_within(git_dir, root) && !util::is_within(git_dir, admin)) {
+      warnings.push_back(fmt::format("{}: its git dir {} is outside the workspace; its files "
+                                     "are not kept (its history stays where it is)",
+                                     path, git_dir));
+      continue;
+    }
+    kept.push_back(BERTH_TRY(save_one(project, w, path, git_dir, warnings)));
+  }
+  if (kept.empty()) return std::string();
+  std::vector<std::string> args{"commit-tree", kEmptyTree};
+  for (const auto& k : kept)
+    args.insert(args.end(), {"-p", k});
+  GitCall commit = repo_call(project, args);
+  commit.env = berth_identity();
+  commit.input = fmt::format("berth nested of {}\n", w.name);
+  return chomp(BERTH_TRY(git(commit)).out);
+}
+
+std::vector<std::string> restore_nested(const Project& project, const Workspace& w,
+                                        const std::string& nested) {
+  std::vector<std::string> warnings;
+  if (nested.empty()) return warnings;
+  auto parents = git(repo_call(project, {"rev-parse", nested + "^@"}));
+  if (!parents) return {"the nested repositories of the snapshot cannot be read: " +
+                        parents.error().message};
+  for (const auto& commit : split_lines(parents->out))
+    if (auto done = restore_one(project, w, commit); !done)
+      warnings.push_back(fmt::format("a nested repository ({}) was not restored: {}; it is kept "
+                                     "in commit {}",
+                                     commit.substr(0, 12), done.error().message, commit));
+  return warnings;
+}
+
+Result<std::string> untracked_as_is(const Project& project, const Workspace& w,
+                                    const std::string& index_tree, const std::string& work_tree) {
+  auto files = BERTH_TRY(untracked_files(project, index_tree, work_tree));
+  GitCall hash = workspace_call(w, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
+  std::vector<const FileEntry*> hashed;
+  for (const auto& f : files) {
+    if (f.path.find('\n') != std::string::npos) continue; // --stdin-paths reads lines
+    hash.input += f.path + "\n";
+    hashed.push_back(&f);
+  }
+  if (hashed.empty()) return work_tree;
+  auto oids = split_lines(BERTH_TRY(git(hash)).out);
+  if (oids.size() != hashed.size()) return work_tree;
+  PathChanges changes;
+  for (size_t i = 0; i < hashed.size(); ++i)
+    if (oids[i] != hashed[i]->oid) changes[hashed[i]->path] = TreeEntry{hashed[i]->mode, {}, oids[i]};
+  if (changes.empty()) return work_tree;
+  std::string tmp_dir = util::join(project.berth_dir(), "tmp");
+  auto edited = BERTH_TRY(edit_tree(project.common_dir(), work_tree, changes, tmp_dir));
+  return edited ? *edited : work_tree;
+}
+
+Result<void> write_untracked_as_is(const Project& project, const Workspace& w,
+                                   const std::string& index_tree, const std::string& work_tree) {
+  auto files = BERTH_TRY(untracked_files(project, index_tree, work_tree));
+  if (files.empty()) return {};
+  return write_entries(repo_call(project, {}), w.path, files);
+}
+
+} // namespace berth
