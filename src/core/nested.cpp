@@ -340,6 +340,14 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
                   path, path, module.empty() ? "repository" : "submodule", module, head, head_ref);
   for (const auto& [oid, name] : refs)
     message += fmt::format("Berth-Nested-Ref: {} {}\n", oid, name);
+  // Where its remotes are and what its branches track (the rest of its config is not kept).
+  auto config = BERTH_TRY(git_status_of(
+      nested_call(git_dir, "", {"config", "--local", "-z", "--get-regexp", "^(remote|branch)\\."})));
+  for (const auto& entry : split_z(config.out)) {
+    auto nl = entry.find('\n');
+    if (nl == std::string::npos || entry.find('\n', nl + 1) != std::string::npos) continue;
+    message += fmt::format("Berth-Nested-Config: {} {}\n", entry.substr(0, nl), entry.substr(nl + 1));
+  }
   std::vector<std::string> args{"commit-tree", "--no-gpg-sign", files};
   for (const auto& p : wanted)
     args.insert(args.end(), {"-p", p});
@@ -399,6 +407,20 @@ Result<void> restore_one(const Project& project, const Workspace& w, const std::
     if (space == std::string::npos) continue;
     BERTH_TRY(git(nested_call(git_dir, "",
                               {"update-ref", ref.substr(space + 1), ref.substr(0, space)})));
+  }
+  for (const auto& entry : trailers(message, "Berth-Nested-Config")) {
+    auto space = entry.find(' ');
+    if (space == std::string::npos) continue;
+    std::string key = entry.substr(0, space);
+    if (key.rfind("remote.", 0) != 0 && key.rfind("branch.", 0) != 0) continue;
+    (void)git_status_of(nested_call(git_dir, "", {"config", "--unset-all", key}));
+  }
+  for (const auto& entry : trailers(message, "Berth-Nested-Config")) {
+    auto space = entry.find(' ');
+    if (space == std::string::npos) continue;
+    std::string key = entry.substr(0, space);
+    if (key.rfind("remote.", 0) != 0 && key.rfind("branch.", 0) != 0) continue;
+    BERTH_TRY(git(nested_call(git_dir, "", {"config", "--add", key, entry.substr(space + 1)})));
   }
   if (head_ref.rfind("refs/", 0) == 0)
     BERTH_TRY(git(nested_call(git_dir, "", {"symbolic-ref", "HEAD", head_ref})));
