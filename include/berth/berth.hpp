@@ -300,6 +300,9 @@ struct AcceptOptions {
   std::optional<std::string> message; ///< commit message (merge, squash)
   bool dry_run = false;
   bool keep = false; ///< keep the workspace after landing
+  /// Land nested repositories that are not submodules as gitlinks (their files stay out), and
+  /// submodule commits the project cannot reach (see `unreachable_gitlink`).
+  bool allow_gitlink = false;
 };
 
 struct Accepted {

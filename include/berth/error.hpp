@@ -33,6 +33,9 @@ enum class ErrorCode {
   not_fast_forward,    ///< --strategy ff, but the target has moved on
   sandbox_unavailable, ///< a sandbox layer that was asked for cannot be enforced here
   escape_refused,      ///< a confined path would leave its root (.., absolute, symlink, hard link)
+  // Submodules and nested repositories (issue 10):
+  unreachable_gitlink, ///< accept would land a submodule commit the project cannot reach
+  nested_repository,   ///< accept would land a nested repository (not a submodule) as a gitlink
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -416,6 +416,8 @@ void define_accept(CLI::App& app, Args& args) {
   app.add_option("-m,--message", args.message, "commit message (merge, squash)");
   app.add_flag("--dry-run,-n", args.dry_run, "say what would happen; change nothing");
   app.add_flag("--keep", args.keep, "keep the workspace after landing");
+  app.add_flag("--allow-gitlink", args.allow_gitlink,
+               "land nested repositories and unreachable submodule commits as gitlinks anyway");
 }
 
 Result<Output> run_accept(const Args& args, const berth::Project& project) {
@@ -425,6 +427,7 @@ Result<Output> run_accept(const Args& args, const berth::Project& project) {
   options.message = args.message;
   options.dry_run = args.dry_run;
   options.keep = args.keep;
+  options.allow_gitlink = args.allow_gitlink;
   auto a = BERTH_TRY(berth::accept_workspace(project, args.name, options));
   nlohmann::json j = {
       {"name", a.name},

@@ -48,6 +48,10 @@ std::string_view code_name(ErrorCode code) {
     return "sandbox_unavailable";
   case ErrorCode::escape_refused:
     return "escape_refused";
+  case ErrorCode::unreachable_gitlink:
+    return "unreachable_gitlink";
+  case ErrorCode::nested_repository:
+    return "nested_repository";
   }
   return "unknown";
 }
@@ -70,6 +74,8 @@ int exit_status(ErrorCode code) {
   case ErrorCode::unsafe_path:
   case ErrorCode::dirty_target:
   case ErrorCode::escape_refused:
+  case ErrorCode::unreachable_gitlink:
+  case ErrorCode::nested_repository:
     return 5;
   default:
     return 1;

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <map>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -461,6 +462,105 @@ std::vector<std::string> stageable_paths(const Workspace& w, const StatusSummary
     if (!has_commit) paths.erase(std::remove(paths.begin(), paths.end(), n.path), paths.end());
   }
   return paths;
+}
+
+namespace {
+
+bool has_commit(const Workspace& w, const std::string& path) {
+  std::string git_dir = nested_git_dir(w, path);
+  return !git_dir.empty() && !rev(nested_call(git_dir, "", {}), "HEAD^{commit}").empty();
+}
+
+// Whether a ref of `refs` in the repository `git_dir` contains `commit`.
+bool contained(const std::string& git_dir, const std::string& commit, const char* refs) {
+  auto r = git_status_of(nested_call(
+      git_dir, "", {"for-each-ref", "--count=1", "--format=x", "--contains", commit, refs}));
+  return r && r->ok() && !r->out.empty();
+}
+
+} // namespace
+
+Result<std::vector<std::string>> check_gitlinks(const Project& project, const Workspace& w,
+                                                const Captured& now, bool allow_gitlink,
+                                                bool dry_run) {
+  std::vector<std::string> warnings;
+  for (const auto& n : now.nested) {
+    if (n.gitlink) {
+      if (n.modified || n.untracked)
+        warnings.push_back(fmt::format("submodule {} has uncommitted or untracked work that does "
+                                       "not land (commit it in the submodule to land it)",
+                                       n.path));
+      continue;
+    }
+    if (has_commit(w, n.path)) continue; // a gitlink in the tree: checked below
+    if (!allow_gitlink)
+      return fail(ErrorCode::nested_repository,
+                  fmt::format("{} in workspace '{}' is a repository without a commit: its files "
+                              "cannot land",
+                              n.path, w.name),
+                  fmt::format("to land its files, remove its .git (rm -rf {}/.git in the "
+                              "workspace); or pass --allow-gitlink to land the rest without it",
+                              n.path));
+    warnings.push_back(fmt::format("nested repository {} has no commit: it does not land", n.path));
+  }
+  auto raw = BERTH_TRY(
+      git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, now.work_tree})));
+  std::map<std::string, std::string> modules; // path -> submodule name
+  auto listed = BERTH_TRY(git_status_of(
+      repo_call(project, {"config", "-z", "--blob", now.work_tree + ":.gitmodules",
+                          "--get-regexp", "^submodule\\..*\\.path$"})));
+  for (const auto& record : split_z(listed.out)) {
+    auto nl = record.find('\n');
+    if (nl == std::string::npos || nl < 15) continue;
+    modules[record.substr(nl + 1)] = record.substr(10, nl - 10 - 5); // submodule.<name>.path
+  }
+  for (const auto& c : parse_diff_raw(raw.out)) {
+    if (c.new_mode != "160000") continue;
+    auto module = modules.find(c.path);
+    if (module == modules.end()) {
+      if (!allow_gitlink)
+        return fail(ErrorCode::nested_repository,
+                    fmt::format("{} in workspace '{}' is a repository of its own, not a submodule: "
+                                "accept would land a gitlink to it, not its files",
+                                c.path, w.name),
+                    fmt::format("make it a submodule (git submodule add URL {} in the "
+                                "workspace), or remove its .git to land its files, or pass "
+                                "--allow-gitlink to land the gitlink",
+                                c.path));
+      warnings.push_back(fmt::format("{} lands as a gitlink (not a submodule)", c.path));
+      continue;
+    }
+    std::string here = nested_git_dir(w, c.path);
+    // Its remote has it (as of the workspace's last fetch): `git submodule update` finds it.
+    if (!here.empty() && contained(here, c.new_oid, "refs/remotes")) continue;
+    std::string mine = util::join(project.common_dir(), "modules/" + module->second);
+    if (util::is_directory(mine)) {
+      if (contained(mine, c.new_oid, "refs")) continue;
+      if (!here.empty() && !rev(nested_call(here, "", {}), c.new_oid + "^{commit}").empty()) {
+        std::string ref = "refs/berth/landed/" + c.new_oid;
+        if (!dry_run)
+          BERTH_TRY(git(fetch_objects(nested_call(mine, "", {}), here, {c.new_oid + ":" + ref})));
+        warnings.push_back(fmt::format("the submodule commit {} of {} is kept in {} as {} "
+                                       "(push it to the submodule's remote too)",
+                                       c.new_oid.substr(0, 12), c.path, mine, ref));
+        continue;
+      }
+    }
+    if (allow_gitlink) {
+      warnings.push_back(fmt::format("{} lands as a gitlink to {}, which this repository cannot "
+                                     "reach",
+                                     c.path, c.new_oid.substr(0, 12)));
+      continue;
+    }
+    return fail(ErrorCode::unreachable_gitlink,
+                fmt::format("the submodule commit {} of {} is only in workspace '{}': after the "
+                            "accept nothing could check it out",
+                            c.new_oid.substr(0, 12), c.path, w.name),
+                fmt::format("push it first (git -C {} push origin HEAD:BRANCH), or pass "
+                            "--allow-gitlink",
+                            util::join(w.path, c.path)));
+  }
+  return warnings;
 }
 
 std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "core/capture.hpp"
 #include "core/porcelain.hpp"
 
 #include <string>
@@ -21,6 +22,18 @@ std::string nested_git_dir(const Workspace& workspace, const std::string& path);
 /// The paths a capture stages: `summary.unstaged_paths` without the nested repositories that
 /// have no commit yet (git can stage neither their files nor a gitlink; the trash keeps them).
 std::vector<std::string> stageable_paths(const Workspace& workspace, const StatusSummary& summary);
+
+/// Before an accept lands `now` (the workspace's captured state): every gitlink it changed must
+/// lead somewhere the project can follow. A submodule's new commit is fetched into the project's
+/// module repository (<common>/modules/<name>) under refs/berth/landed/ unless its remote has it
+/// already; one that can be made reachable nowhere is `unreachable_gitlink`, a gitlink that is
+/// no submodule (a repository the agent made) `nested_repository`, both unless `allow_gitlink`.
+/// A nested repository without a commit cannot land at all: `nested_repository` too, unless
+/// `allow_gitlink` (it then stays out). With `dry_run` nothing is fetched. Warnings: work inside
+/// submodules that does not land (uncommitted or untracked).
+Result<std::vector<std::string>> check_gitlinks(const Project& project, const Workspace& workspace,
+                                                const Captured& now, bool allow_gitlink,
+                                                bool dry_run);
 
 /// The nested repositories a status names, as the public API shows them.
 std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen);
