@@ -21,6 +21,13 @@ json=$(berth --json diff t)
 assert_eq "$(jq -c '.nested' <<<"$json")" \
   '[{"kind":"submodule","modified":true,"new_commit":false,"path":"third_party/x","untracked":true}]'
 assert_contains "$(berth diff t --stat)" "submodule third_party/x: uncommitted changes, untracked files"
+# Discarded like that (another workspace: an untracked file only), it is unsaved work, kept.
+ws2=$(berth new u)
+echo only >"$ws2/third_party/x/only.txt"
+json=$(berth --json discard u)
+assert_eq "$(jq .unsaved_work <<<"$json")" true "an untracked file in a submodule is unsaved work"
+berth restore u >/dev/null 2>&1
+assert_eq "$(cat "$ws2/third_party/x/only.txt")" only
 
 # A commit on its own branch, then more work on top.
 cd "$ws/third_party/x"
