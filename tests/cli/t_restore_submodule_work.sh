@@ -50,7 +50,7 @@ assert_eq "$(jq .unsaved_work <<<"$json")" true "discard says there was unsaved 
 # The submodule's commit is kept in the project's object database, reachable from the trash.
 git cat-file -e "$sub_commit^{commit}"
 ref=$(jq -r .snapshot.ref <<<"$json")
-git rev-list "$ref" | grep -qx "$sub_commit"
+assert_contains "$(git rev-list "$ref")" "$sub_commit"
 
 berth restore t >/dev/null 2>"$TMPDIR/restore.err" || { cat "$TMPDIR/restore.err" >&2; false; }
 cd "$ws/third_party/x"
