@@ -269,8 +269,8 @@ struct NestedWork {
 struct Diff {
   std::string name;
   std::vector<NestedWork> nested; ///< submodules and nested repositories with work in them
-  std::string from;    ///< commit the diff starts from (base, or the last synced target)
-  std::string to_tree; ///< tree of the workspace's current state
+  std::string from;               ///< commit the diff starts from (base, or the last synced target)
+  std::string to_tree;            ///< tree of the workspace's current state
   std::vector<FileChange> files;
   std::string patch; ///< with DiffFormat::patch: a binary patch `git apply` accepts
 };

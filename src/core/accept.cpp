@@ -10,8 +10,8 @@
 //   4. moves refs with compare-and-swap only: a branch that moved meanwhile is never overwritten.
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
-#include "core/nested.hpp"
 #include "core/name.hpp"
+#include "core/nested.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
@@ -424,7 +424,8 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
   //    anything uncommitted or untracked.
   Captured now = BERTH_TRY(capture(project, w));
   // Never a gitlink the project cannot follow: submodule commits made reachable, or refused.
-  auto gitlinks = BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink, options.dry_run));
+  auto gitlinks =
+      BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink, options.dry_run));
   a.warnings.insert(a.warnings.end(), gitlinks.begin(), gitlinks.end());
   std::string source = now.head;
   if (!now.clean())

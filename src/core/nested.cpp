@@ -30,8 +30,8 @@ GitCall nested_call(const std::string& git_dir, const std::string& work_tree,
   if (!work_tree.empty()) prefix.push_back("--work-tree=" + work_tree);
   prefix.insert(prefix.end(), {"-c", "core.fsmonitor=false"});
   args.insert(args.begin(), prefix.begin(), prefix.end());
-  return GitCall{std::move(args), work_tree.empty() ? git_dir : work_tree, {}, {},
-                 util::Stream::pipe};
+  return GitCall{
+      std::move(args), work_tree.empty() ? git_dir : work_tree, {}, {}, util::Stream::pipe};
 }
 
 // Fetch `oids` from the repository at `from` into the one `into` calls on, by object id (git's
@@ -232,8 +232,7 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
   }
   // Regular files through one hash-object; symlinks (their target is the content) one by one.
   std::vector<FileEntry> kept;
-  GitCall hash =
-      repo_call(project, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
+  GitCall hash = repo_call(project, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
   hash.cwd = dir;
   std::vector<size_t> hashed;
   for (auto& e : entries) {
@@ -301,8 +300,7 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
     auto parts = line.find(' ');
     auto p2 = line.find(' ', parts + 1);
     auto p3 = line.find(' ', p2 + 1);
-    if (parts == std::string::npos || p2 == std::string::npos || p3 == std::string::npos)
-      continue;
+    if (parts == std::string::npos || p2 == std::string::npos || p3 == std::string::npos) continue;
     std::string oid = line.substr(0, parts), peeled = line.substr(parts + 1, p2 - parts - 1);
     std::string type = line.substr(p2 + 1, p3 - p2 - 1), name = line.substr(p3 + 1);
     if (!peeled.empty()) oid = peeled;
@@ -320,8 +318,7 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
       if (auto tree = git_status_of(write); tree && tree->ok()) staged = chomp(tree->out);
     }
   }
-  GitCall index_commit =
-      nested_call(git_dir, "", {"commit-tree", "--no-gpg-sign", staged});
+  GitCall index_commit = nested_call(git_dir, "", {"commit-tree", "--no-gpg-sign", staged});
   if (!head.empty()) index_commit.args.insert(index_commit.args.end(), {"-p", head});
   index_commit.env = berth_identity();
   index_commit.input = fmt::format("berth index of {}\n", path);
@@ -342,12 +339,13 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
   for (const auto& [oid, name] : refs)
     message += fmt::format("Berth-Nested-Ref: {} {}\n", oid, name);
   // Where its remotes are and what its branches track (the rest of its config is not kept).
-  auto config = BERTH_TRY(git_status_of(
-      nested_call(git_dir, "", {"config", "--local", "-z", "--get-regexp", "^(remote|branch)\\."})));
+  auto config = BERTH_TRY(git_status_of(nested_call(
+      git_dir, "", {"config", "--local", "-z", "--get-regexp", "^(remote|branch)\\."})));
   for (const auto& entry : split_z(config.out)) {
     auto nl = entry.find('\n');
     if (nl == std::string::npos || entry.find('\n', nl + 1) != std::string::npos) continue;
-    message += fmt::format("Berth-Nested-Config: {} {}\n", entry.substr(0, nl), entry.substr(nl + 1));
+    message +=
+        fmt::format("Berth-Nested-Config: {} {}\n", entry.substr(0, nl), entry.substr(nl + 1));
   }
   std::vector<std::string> args{"commit-tree", "--no-gpg-sign", files};
   for (const auto& p : wanted)
@@ -406,8 +404,8 @@ Result<void> restore_one(const Project& project, const Workspace& w, const std::
   for (const auto& ref : trailers(message, "Berth-Nested-Ref")) {
     auto space = ref.find(' ');
     if (space == std::string::npos) continue;
-    BERTH_TRY(git(nested_call(git_dir, "",
-                              {"update-ref", ref.substr(space + 1), ref.substr(0, space)})));
+    BERTH_TRY(
+        git(nested_call(git_dir, "", {"update-ref", ref.substr(space + 1), ref.substr(0, space)})));
   }
   for (const auto& entry : trailers(message, "Berth-Nested-Config")) {
     auto space = entry.find(' ');
@@ -436,8 +434,7 @@ Result<void> restore_one(const Project& project, const Workspace& w, const std::
     kept.insert(f.path);
   if (before && before->ok())
     for (const auto& old : split_z(before->out))
-      if (!kept.count(old) && plain_relative(old))
-        ::unlink(util::join(dir, old).c_str());
+      if (!kept.count(old) && plain_relative(old)) ::unlink(util::join(dir, old).c_str());
   BERTH_TRY(write_entries(nested_call(git_dir, "", {}), dir, files));
   (void)git_status_of(nested_call(git_dir, dir, {"update-index", "-q", "--refresh"}));
   return {};
@@ -503,12 +500,12 @@ Result<std::vector<std::string>> check_gitlinks(const Project& project, const Wo
                               n.path));
     warnings.push_back(fmt::format("nested repository {} has no commit: it does not land", n.path));
   }
-  auto raw = BERTH_TRY(
-      git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, now.work_tree})));
+  auto raw =
+      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, now.work_tree})));
   std::map<std::string, std::string> modules; // path -> submodule name
-  auto listed = BERTH_TRY(git_status_of(
-      repo_call(project, {"config", "-z", "--blob", now.work_tree + ":.gitmodules",
-                          "--get-regexp", "^submodule\\..*\\.path$"})));
+  auto listed = BERTH_TRY(
+      git_status_of(repo_call(project, {"config", "-z", "--blob", now.work_tree + ":.gitmodules",
+                                        "--get-regexp", "^submodule\\..*\\.path$"})));
   for (const auto& record : split_z(listed.out)) {
     auto nl = record.find('\n');
     if (nl == std::string::npos || nl < 15) continue;
@@ -578,8 +575,7 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
     paths.push_back(n.path);
   // Gitlinks the workspace's commits changed: their commits may exist only in its modules.
   if (!head.empty() && head != w.base) {
-    auto raw =
-        BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, head})));
+    auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, head})));
     for (const auto& c : parse_diff_raw(raw.out))
       if (c.new_mode == "160000") paths.push_back(c.path);
   }
@@ -620,8 +616,8 @@ std::vector<std::string> restore_nested(const Project& project, const Workspace&
   std::vector<std::string> warnings;
   if (nested.empty()) return warnings;
   auto parents = git(repo_call(project, {"rev-parse", nested + "^@"}));
-  if (!parents) return {"the nested repositories of the snapshot cannot be read: " +
-                        parents.error().message};
+  if (!parents)
+    return {"the nested repositories of the snapshot cannot be read: " + parents.error().message};
   for (const auto& commit : split_lines(parents->out))
     if (auto done = restore_one(project, w, commit); !done)
       warnings.push_back(fmt::format("a nested repository ({}) was not restored: {}; it is kept "
@@ -645,7 +641,8 @@ Result<std::string> untracked_as_is(const Project& project, const Workspace& w,
   if (oids.size() != hashed.size()) return work_tree;
   PathChanges changes;
   for (size_t i = 0; i < hashed.size(); ++i)
-    if (oids[i] != hashed[i]->oid) changes[hashed[i]->path] = TreeEntry{hashed[i]->mode, {}, oids[i]};
+    if (oids[i] != hashed[i]->oid)
+      changes[hashed[i]->path] = TreeEntry{hashed[i]->mode, {}, oids[i]};
   if (changes.empty()) return work_tree;
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");
   auto edited = BERTH_TRY(edit_tree(project.common_dir(), work_tree, changes, tmp_dir));

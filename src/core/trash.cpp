@@ -103,8 +103,8 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
   // "" (an older snapshot) or berth's own branch: the new workspace is on it already.
   if (snap.head_ref.empty() || snap.head_ref == "refs/heads/" + snap.branch) return {};
   auto detach = [&] {
-    return git(workspace_call(w, {"update-ref", "--no-deref", "-m", "berth: restore", "HEAD",
-                                  snap.head}));
+    return git(
+        workspace_call(w, {"update-ref", "--no-deref", "-m", "berth: restore", "HEAD", snap.head}));
   };
   if (snap.head_ref.rfind("refs/heads/", 0) != 0) {
     BERTH_TRY(detach());
@@ -119,8 +119,8 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
     if (entry.branch == branch && entry.path != w.path) elsewhere = true;
   if (now.empty()) {
     // Gone with the workspace (or deleted since): made again where the workspace had it.
-    BERTH_TRY(git(repo_call(project, {"update-ref", "-m", "berth: restore", branch, snap.head,
-                                      kNullOid})));
+    BERTH_TRY(git(
+        repo_call(project, {"update-ref", "-m", "berth: restore", branch, snap.head, kNullOid})));
   } else if (now != snap.head || elsewhere) {
     warnings.push_back(fmt::format(
         "branch {} {} since the discard: the workspace is restored with HEAD detached at {}",

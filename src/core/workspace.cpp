@@ -861,8 +861,8 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
   auto warnings = std::make_shared<std::vector<std::string>>();
   std::string staged = snap.index_commit.empty() ? snap.head : snap.index_commit;
   auto fill = fill_from_trees(tuning, snap.commit, staged);
-  Populate populate = [&project, fill, snap, staged, warnings](const Workspace& w,
-                                                               const std::string& from) -> Result<void> {
+  Populate populate = [&project, fill, snap, staged,
+                       warnings](const Workspace& w, const std::string& from) -> Result<void> {
     BERTH_TRY(fill(w, from));
     return finish_restore(project, w, snap, staged, *warnings);
   };

@@ -39,6 +39,7 @@ json=$(berth --json diff t 2>/dev/null)
 assert_eq "$(jq -c '[.nested[] | [.path, .kind]] | sort' <<<"$json")" \
   '[["scratch","repository"],["tools/up","repository"],["vendor/lib","repository"]]'
 
+berth list >/dev/null # (the watcher now serves this workspace)
 json=$(berth --json discard t)
 assert_eq "$(jq .unsaved_work <<<"$json")" true
 [[ ! -e $ws ]]
