@@ -537,9 +537,10 @@ Result<std::vector<std::string>> check_gitlinks(const Project& project, const Wo
         std::string ref = "refs/berth/landed/" + c.new_oid;
         if (!dry_run)
           BERTH_TRY(git(fetch_objects(nested_call(mine, "", {}), here, {c.new_oid + ":" + ref})));
-        warnings.push_back(fmt::format("the submodule commit {} of {} is kept in {} as {} "
+        warnings.push_back(fmt::format("the submodule commit {} of {} {} in {} as {} "
                                        "(push it to the submodule's remote too)",
-                                       c.new_oid.substr(0, 12), c.path, mine, ref));
+                                       c.new_oid.substr(0, 12), c.path,
+                                       dry_run ? "would be kept" : "is kept", mine, ref));
         continue;
       }
     }

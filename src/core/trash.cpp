@@ -115,8 +115,11 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
   std::string now = BERTH_TRY(rev(project, branch));
   bool elsewhere = false;
   auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
+  // (A tree discard moved aside, waiting for the background deleter, does not count: it goes.)
   for (const auto& entry : parse_worktree_list(listed.out))
-    if (entry.branch == branch && entry.path != w.path) elsewhere = true;
+    if (entry.branch == branch && entry.path != w.path &&
+        util::basename(util::dirname(entry.path)) != ".trash")
+      elsewhere = true;
   if (now.empty()) {
     // Gone with the workspace (or deleted since): made again where the workspace had it.
     BERTH_TRY(git(
@@ -128,7 +131,13 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
     BERTH_TRY(detach());
     return {};
   }
-  BERTH_TRY(git(workspace_call(w, {"symbolic-ref", "-m", "berth: restore", "HEAD", branch})));
+  auto moved = git(workspace_call(w, {"symbolic-ref", "-m", "berth: restore", "HEAD", branch}));
+  if (!moved) {
+    // A failed restore leaves no branch behind: the one made here goes again.
+    if (now.empty())
+      (void)git_status_of(repo_call(project, {"update-ref", "-d", branch, snap.head}));
+    return tl::unexpected(moved.error());
+  }
   return {};
 }
 
