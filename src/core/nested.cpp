@@ -502,6 +502,10 @@ Result<std::vector<std::string>> check_gitlinks(const Project& project, const Wo
   }
   auto raw =
       BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, now.work_tree})));
+  auto changes = parse_diff_raw(raw.out);
+  if (std::none_of(changes.begin(), changes.end(),
+                   [](const RawChange& c) { return c.new_mode == "160000"; }))
+    return warnings;
   std::map<std::string, std::string> modules; // path -> submodule name
   auto listed = BERTH_TRY(
       git_status_of(repo_call(project, {"config", "-z", "--blob", now.work_tree + ":.gitmodules",
@@ -511,7 +515,7 @@ Result<std::vector<std::string>> check_gitlinks(const Project& project, const Wo
     if (nl == std::string::npos || nl < 15) continue;
     modules[record.substr(nl + 1)] = record.substr(10, nl - 10 - 5); // submodule.<name>.path
   }
-  for (const auto& c : parse_diff_raw(raw.out)) {
+  for (const auto& c : changes) {
     if (c.new_mode != "160000") continue;
     auto module = modules.find(c.path);
     if (module == modules.end()) {
