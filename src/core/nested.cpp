@@ -290,21 +290,30 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
   auto symbolic = BERTH_TRY(git_status_of(sym));
   std::string head_ref = symbolic.ok() ? chomp(symbolic.out) : "(detached)";
 
-  // Its refs: branches, tags (peeled to their commit), remote-tracking branches.
+  // Its refs: branches, tags (peeled to their commit), remote-tracking branches. A ref to
+  // something else than a commit (a tag of a tree) is not kept.
   auto listed = BERTH_TRY(git(
       nested_call(git_dir, dir,
-                  {"for-each-ref", "--format=%(objectname) %(*objectname) %(objecttype) %(refname)",
+                  {"for-each-ref",
+                   "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname) %(refname)",
                    "refs/heads", "refs/tags", "refs/remotes"})));
   std::vector<std::pair<std::string, std::string>> refs; // commit, name
   for (const auto& line : split_lines(listed.out)) {
-    auto parts = line.find(' ');
-    auto p2 = line.find(' ', parts + 1);
-    auto p3 = line.find(' ', p2 + 1);
-    if (parts == std::string::npos || p2 == std::string::npos || p3 == std::string::npos) continue;
-    std::string oid = line.substr(0, parts), peeled = line.substr(parts + 1, p2 - parts - 1);
-    std::string type = line.substr(p2 + 1, p3 - p2 - 1), name = line.substr(p3 + 1);
-    if (!peeled.empty()) oid = peeled;
-    if (type == "commit" || !peeled.empty()) refs.emplace_back(oid, name);
+    // "<type> <oid> <peeled type> <peeled oid> <name>": the peeled fields empty but for a tag.
+    std::vector<std::string> f;
+    size_t start = 0;
+    for (int i = 0; i < 4; ++i) {
+      size_t space = line.find(' ', start);
+      if (space == std::string::npos) break;
+      f.push_back(line.substr(start, space - start));
+      start = space + 1;
+    }
+    if (f.size() != 4) continue;
+    std::string name = line.substr(start);
+    if (f[0] == "commit")
+      refs.emplace_back(f[1], name);
+    else if (f[2] == "commit")
+      refs.emplace_back(f[3], name);
   }
 
   // The staged state, from a copy of its index, as a commit on its HEAD (in its own database:

@@ -5,6 +5,7 @@
 make_repo upstream
 commit_file up.c 'int up;' 'up'
 git tag v1
+git tag -a v2 -m "annotated"
 make_repo app
 ws=$(berth new t)
 cd "$ws"
@@ -55,7 +56,7 @@ assert_eq "$(git log --format='%H %s' --all)" "$lib_log" "vendor/lib history"
 cd "$ws/tools/up"
 assert_eq "$(git rev-parse HEAD)" "$up_head"
 assert_eq "$(tree_digest .)" "$up_files" "tools/up files"
-assert_eq "$(git rev-parse v1)" "$up_head" "tags are kept"
+assert_eq "$(git rev-parse v1):$(git rev-parse "v2^{commit}")" "$up_head:$up_head" "tags are kept"
 assert_eq "$(git remote get-url origin 2>/dev/null || echo none)" "$T/upstream" "its remote"
 cd "$ws/scratch"
 assert_eq "$(cat draft.txt loose.txt)" "$(printf 'draft\nloose')"
