@@ -290,13 +290,12 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
   auto symbolic = BERTH_TRY(git_status_of(sym));
   std::string head_ref = symbolic.ok() ? chomp(symbolic.out) : "(detached)";
 
-  // Its refs: branches, tags (peeled to their commit), remote-tracking branches. A ref to
-  // something else than a commit (a tag of a tree) is not kept.
-  auto listed = BERTH_TRY(git(
-      nested_call(git_dir, dir,
-                  {"for-each-ref",
-                   "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname) %(refname)",
-                   "refs/heads", "refs/tags", "refs/remotes"})));
+  // All its refs: branches, tags (peeled to their commit), remote-tracking branches, the stash,
+  // anything else. A ref to something else than a commit (a tag of a tree) is not kept.
+  auto listed = BERTH_TRY(git(nested_call(
+      git_dir, dir,
+      {"for-each-ref",
+       "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname) %(refname)"})));
   std::vector<std::pair<std::string, std::string>> refs; // commit, name
   for (const auto& line : split_lines(listed.out)) {
     // "<type> <oid> <peeled type> <peeled oid> <name>": the peeled fields empty but for a tag.
@@ -413,8 +412,9 @@ Result<void> restore_one(const Project& project, const Workspace& w, const std::
   for (const auto& ref : trailers(message, "Berth-Nested-Ref")) {
     auto space = ref.find(' ');
     if (space == std::string::npos) continue;
-    BERTH_TRY(
-        git(nested_call(git_dir, "", {"update-ref", ref.substr(space + 1), ref.substr(0, space)})));
+    BERTH_TRY(git(nested_call(
+        git_dir, "",
+        {"update-ref", "--create-reflog", ref.substr(space + 1), ref.substr(0, space)})));
   }
   for (const auto& entry : trailers(message, "Berth-Nested-Config")) {
     auto space = entry.find(' ');

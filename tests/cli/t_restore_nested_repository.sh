@@ -26,6 +26,8 @@ lib_log=$(git log --format='%H %s' --all)
 # 2. A clone of a local repository, with an edit.
 cd "$ws"
 git clone -q "$T/upstream" tools/up
+echo stashed >>tools/up/up.c && git -C tools/up stash -q # the stash is a ref like any other
+stash=$(git -C tools/up rev-parse refs/stash)
 echo edit >>tools/up/up.c
 up_head=$(git -C tools/up rev-parse HEAD)
 up_files=$(tree_digest tools/up)
@@ -58,6 +60,8 @@ assert_eq "$(git rev-parse HEAD)" "$up_head"
 assert_eq "$(tree_digest .)" "$up_files" "tools/up files"
 assert_eq "$(git rev-parse v1):$(git rev-parse "v2^{commit}")" "$up_head:$up_head" "tags are kept"
 assert_eq "$(git remote get-url origin 2>/dev/null || echo none)" "$T/upstream" "its remote"
+assert_eq "$(git rev-parse refs/stash)" "$stash" "its stash"
+assert_contains "$(git stash show -p)" "+stashed"
 cd "$ws/scratch"
 assert_eq "$(cat draft.txt loose.txt)" "$(printf 'draft\nloose')"
 assert_eq "$(git status --porcelain)" "$(printf 'A  draft.txt\n?? loose.txt')"
