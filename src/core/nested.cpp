@@ -281,8 +281,11 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
 }
 
 // One nested repository as a commit in the project's object database (see docs/decisions/0003).
+// `recorded`: commits the workspace's history records for it (gitlinks), kept even when no ref
+// of its own leads to them any more.
 Result<std::string> save_one(const Project& project, const Workspace& w, const std::string& path,
-                             const std::string& git_dir, std::vector<std::string>& warnings) {
+                             const std::string& git_dir, const std::vector<std::string>& recorded,
+                             std::vector<std::string>& warnings) {
   std::string dir = util::join(w.path, path);
   GitCall in = nested_call(git_dir, dir, {});
   std::string head = rev(in, "HEAD^{commit}");
@@ -336,6 +339,10 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
   std::vector<std::string> wanted{index};
   for (const auto& [oid, name] : refs)
     if (std::find(wanted.begin(), wanted.end(), oid) == wanted.end()) wanted.push_back(oid);
+  for (const auto& oid : recorded)
+    if (std::find(wanted.begin(), wanted.end(), oid) == wanted.end() &&
+        !rev(in, oid + "^{commit}").empty())
+      wanted.push_back(oid);
   BERTH_TRY(git(fetch_objects(repo_call(project, {}), git_dir, wanted)));
 
   std::string files = BERTH_TRY(nested_files_tree(project, git_dir, dir, warnings, path));
@@ -585,13 +592,17 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
                                 const std::vector<NestedChange>& seen, const std::string& head,
                                 std::vector<std::string>& warnings) {
   std::vector<std::string> paths;
+  std::map<std::string, std::vector<std::string>> recorded; // path -> gitlink commits
   for (const auto& n : seen)
     paths.push_back(n.path);
   // Gitlinks the workspace's commits changed: their commits may exist only in its modules.
   if (!head.empty() && head != w.base) {
     auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, head})));
     for (const auto& c : parse_diff_raw(raw.out))
-      if (c.new_mode == "160000") paths.push_back(c.path);
+      if (c.new_mode == "160000") {
+        paths.push_back(c.path);
+        recorded[c.path].push_back(c.new_oid);
+      }
   }
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
@@ -613,7 +624,7 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
                                      path, git_dir));
       continue;
     }
-    kept.push_back(BERTH_TRY(save_one(project, w, path, git_dir, warnings)));
+    kept.push_back(BERTH_TRY(save_one(project, w, path, git_dir, recorded[path], warnings)));
   }
   if (kept.empty()) return std::string();
   std::vector<std::string> args{"commit-tree", kEmptyTree};
