@@ -111,6 +111,25 @@ struct FileEntry {
   std::string mode, oid, path;
 };
 
+// Whether `path` is already what an entry of `mode` with `content` would write (creating files
+// costs far more than reading them, and a submodule's set-up checked most of them out).
+bool holds(const std::string& path, const std::string& mode, const std::string& content) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return false;
+  if (mode == "120000") {
+    if (!S_ISLNK(st.st_mode) || static_cast<size_t>(st.st_size) != content.size()) return false;
+    std::string target(content.size() + 1, '\0');
+    return ::readlink(path.c_str(), target.data(), target.size()) ==
+               static_cast<ssize_t>(content.size()) &&
+           target.compare(0, content.size(), content) == 0;
+  }
+  if (!S_ISREG(st.st_mode) || static_cast<size_t>(st.st_size) != content.size() ||
+      ((st.st_mode & S_IXUSR) != 0) != (mode == "100755"))
+    return false;
+  auto now = util::read_file(path);
+  return now && *now == content;
+}
+
 // Write `entries` under `root` with the bytes stored, as regular files (executable or not) and
 // symlinks; gitlinks become empty folders. What is in the way is replaced; nothing is followed
 // out of `root` (the last component is never followed, and every folder on the way is made
@@ -132,6 +151,7 @@ Result<void> write_entries(GitCall cat, const std::string& root,
       continue;
     }
     const std::string& content = blobs[next++];
+    if (holds(path, e.mode, content)) continue; // a checkout wrote it already: leave it
     if (util::is_directory(path))
       (void)util::remove_tree(path);
     else
