@@ -17,6 +17,9 @@ cd "$ws/third_party/x"
 commit_file lib.c 'int lib(int);' 'agent change'
 sub_commit=$(git rev-parse HEAD)
 cd "$T/app"
+json=$(berth --json accept sub --strategy squash --dry-run 2>/dev/null)
+assert_contains "$(jq -r '.warnings[]' <<<"$json")" "would be kept"
+assert_eq "$(git --git-dir=.git/modules/third_party/x for-each-ref refs/berth)" "" "a dry run keeps nothing"
 json=$(berth --json accept sub --strategy squash 2>/dev/null)
 [[ ! -e $ws ]]
 assert_eq "$(git rev-parse HEAD:third_party/x)" "$sub_commit" "the gitlink landed"
