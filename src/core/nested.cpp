@@ -58,8 +58,9 @@ GitCall fetch_objects(GitCall into, const std::string& from, const std::vector<s
 
 std::string scratch_path(const Project& project, const char* what) {
   static std::atomic<int> counter{0};
-  return util::join(util::join(project.berth_dir(), "tmp"),
-                    fmt::format("{}.{}.{}", what, ::getpid(), ++counter));
+  std::string dir = util::join(project.berth_dir(), "tmp");
+  (void)util::make_dirs(dir); // (a capture made it already; a failure shows where it is used)
+  return util::join(dir, fmt::format("{}.{}.{}", what, ::getpid(), ++counter));
 }
 
 // A relative path that stays below where it is joined: no empty, "." or ".." component.
