@@ -196,6 +196,15 @@ struct Snapshot {
   /// until then (or when the tree was deleted another way).
   int64_t ignored_files = -1;
   int64_t ignored_bytes = -1;
+  /// What HEAD was in the workspace: "refs/heads/..." (a branch the agent checked out, or
+  /// berth's own), "(detached)", or "" in a snapshot older than this record.
+  std::string head_ref;
+  /// A commit whose parents hold the workspace's submodules and nested repositories ("" when
+  /// it had none with work in them); see docs/decisions/0003.
+  std::string nested;
+  /// Untracked files are stored as they were on disk (no filter, no end-of-line conversion).
+  bool untracked_as_is = false;
+  std::vector<std::string> warnings; ///< what could not be kept (take_snapshot only)
 };
 
 struct Discarded {
@@ -247,10 +256,21 @@ struct DiffOptions {
 };
 
 /// Everything a workspace changed: its commits, staged, unstaged and untracked (not ignored) files.
+/// Work inside a submodule or a nested repository of a workspace, as git's status reports it.
+/// Its files are not in the diff: the gitlink change is, when its HEAD moved.
+struct NestedWork {
+  std::string path;
+  bool submodule = false;  ///< a gitlink in the workspace's index (else an untracked repository)
+  bool new_commit = false; ///< its HEAD is not the commit the workspace's index records
+  bool modified = false;   ///< uncommitted changes to its tracked files
+  bool untracked = false;  ///< untracked files in it
+};
+
 struct Diff {
   std::string name;
-  std::string from;    ///< commit the diff starts from (base, or the last synced target)
-  std::string to_tree; ///< tree of the workspace's current state
+  std::vector<NestedWork> nested; ///< submodules and nested repositories with work in them
+  std::string from;               ///< commit the diff starts from (base, or the last synced target)
+  std::string to_tree;            ///< tree of the workspace's current state
   std::vector<FileChange> files;
   std::string patch; ///< with DiffFormat::patch: a binary patch `git apply` accepts
 };
@@ -280,6 +300,9 @@ struct AcceptOptions {
   std::optional<std::string> message; ///< commit message (merge, squash)
   bool dry_run = false;
   bool keep = false; ///< keep the workspace after landing
+  /// Land nested repositories that are not submodules as gitlinks (their files stay out), and
+  /// submodule commits the project cannot reach (see `unreachable_gitlink`).
+  bool allow_gitlink = false;
 };
 
 struct Accepted {

@@ -36,6 +36,8 @@ enum class ErrorCode {
   target_in_progress,  ///< the target checkout is mid-merge/rebase/cherry-pick/revert/bisect
   no_space,            ///< the disk is full (ENOSPC); nothing half-written is left behind
   record_mismatch,     ///< a workspace record does not prove the tree it names is that workspace's
+  unreachable_gitlink, ///< accept would land a submodule commit the project cannot reach
+  nested_repository,   ///< accept would land a nested repository (not a submodule) as a gitlink
 };
 
 /// What a failed git call said: nobody should have to guess.

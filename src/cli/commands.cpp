@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <set>
 
 namespace cli {
 namespace {
@@ -342,17 +344,45 @@ Result<Output> run_diff(const Args& args, const berth::Project& project) {
   auto d = BERTH_TRY(berth::diff_workspace(project, args.name, options));
   nlohmann::json j = {
       {"name", d.name}, {"from", d.from}, {"tree", d.to_tree}, {"files", files_json(d.files)}};
+  // Submodules and nested repositories with work in them: named in every format (their files
+  // are not in the diff), so that nothing inside them goes unseen.
+  nlohmann::json nested = nlohmann::json::array();
+  std::vector<std::string> warnings;
+  std::string nested_text;
+  for (const auto& n : d.nested) {
+    std::vector<std::string> what;
+    if (n.new_commit) what.push_back("new commits");
+    if (n.modified) what.push_back("uncommitted changes");
+    if (n.untracked) what.push_back("untracked files");
+    std::string says = fmt::format("{} {}: {}", n.submodule ? "submodule" : "nested repository",
+                                   n.path, fmt::join(what, ", "));
+    nested.push_back({{"path", n.path},
+                      {"kind", n.submodule ? "submodule" : "repository"},
+                      {"new_commit", n.new_commit},
+                      {"modified", n.modified},
+                      {"untracked", n.untracked}});
+    nested_text += says + "\n";
+    warnings.push_back(says + " (its files are not in this diff)");
+  }
+  j["nested"] = nested;
   std::string text;
   if (args.stat) {
     text = d.files.empty() ? std::string() : stat_text(d.files);
+    text += nested_text;
+    warnings.clear();
   } else if (args.name_only) {
-    for (const auto& f : d.files)
+    std::set<std::string> named;
+    for (const auto& f : d.files) {
       text += f.path + "\n";
+      named.insert(f.path);
+    }
+    for (const auto& n : d.nested)
+      if (!named.count(n.path)) text += n.path + "\n";
   } else {
     j["patch"] = d.patch;
     text = d.patch;
   }
-  return Output{j, text, {}, 0};
+  return Output{j, text, warnings, 0};
 }
 
 void define_commit(CLI::App& app, Args& args) {
@@ -386,6 +416,8 @@ void define_accept(CLI::App& app, Args& args) {
   app.add_option("-m,--message", args.message, "commit message (merge, squash)");
   app.add_flag("--dry-run,-n", args.dry_run, "say what would happen; change nothing");
   app.add_flag("--keep", args.keep, "keep the workspace after landing");
+  app.add_flag("--allow-gitlink", args.allow_gitlink,
+               "land nested repositories and unreachable submodule commits as gitlinks anyway");
 }
 
 Result<Output> run_accept(const Args& args, const berth::Project& project) {
@@ -395,6 +427,7 @@ Result<Output> run_accept(const Args& args, const berth::Project& project) {
   options.message = args.message;
   options.dry_run = args.dry_run;
   options.keep = args.keep;
+  options.allow_gitlink = args.allow_gitlink;
   auto a = BERTH_TRY(berth::accept_workspace(project, args.name, options));
   nlohmann::json j = {
       {"name", a.name},

@@ -36,6 +36,7 @@ struct Args {
   std::optional<std::string> into;
   bool dry_run = false;
   bool keep = false;
+  bool allow_gitlink = false;
   std::optional<std::string> onto;
   bool rebase = false;
   bool overlaps = false;

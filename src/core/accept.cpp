@@ -11,6 +11,7 @@
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
+#include "core/nested.hpp"
 #include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -909,6 +910,10 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   //    anything uncommitted or untracked. The workspace's branch, index and files stay as they
   //    are, whatever the strategy and whatever happens next.
   Captured now = BERTH_TRY(capture(project, w));
+  // Never a gitlink the project cannot follow: submodule commits made reachable, or refused.
+  auto gitlinks =
+      BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink, options.dry_run));
+  a.warnings.insert(a.warnings.end(), gitlinks.begin(), gitlinks.end());
   std::string source = now.head;
   if (!now.clean())
     source = BERTH_TRY(make_commit(project, now.work_tree, {now.head},

@@ -1,5 +1,6 @@
 #include "core/capture.hpp"
 
+#include "core/nested.hpp"
 #include "core/porcelain.hpp"
 #include "core/shadow.hpp"
 #include "core/tree_edit.hpp"
@@ -106,7 +107,8 @@ std::optional<Captured> capture_changes(const Project& project, const Workspace&
     if (!staged) return std::nullopt; // unresolved conflicts: no staged tree
     c.index_tree = *staged;
   }
-  auto& paths = summary.unstaged_paths;
+  c.nested = summary.nested;
+  auto paths = stageable_paths(w, summary);
   if (paths.empty()) {
     c.work_tree = c.index_tree;
     return c;
@@ -131,11 +133,14 @@ std::optional<Captured> capture_changes(const Project& project, const Workspace&
   return c;
 }
 
-// Both trees the slow, sure way: a scratch copy of the real index, then `add -A` (every file is
-// looked at). Captures run side by side (overlaps): each needs its own scratch index. The copy
-// keeps the real index's mtime: git decides whether an entry whose stat data matches may still
-// hide a change ("racily clean") by comparing it with the index file's own mtime, so a same-size
-// edit made in the same second as the last index write is not missed.
+// Both trees the slow, sure way: a scratch copy of the real index, then a status on it (every
+// file is looked at) names what `git add -A` would stage, which is staged. Status, not `add -A`:
+// it also names the submodules and nested repositories with work in them, in the same walk, and
+// a nested repository without a commit (which `add -A` refuses) is left out. Captures run side by
+// side (overlaps): each needs its own scratch index. The copy keeps the real index's mtime: git
+// decides whether an entry whose stat data matches may still hide a change ("racily clean") by
+// comparing it with the index file's own mtime, so a same-size edit made in the same second as the
+// last index write is not missed.
 Result<Captured> capture_all(const Project&, const Workspace& w, Captured c,
                              const std::string& tmp_dir) {
   static std::atomic<int> counter{0};
@@ -145,7 +150,16 @@ Result<Captured> capture_all(const Project&, const Workspace& w, Captured c,
   // The staged state; an index with unresolved conflicts has none, so HEAD's tree stands in.
   auto staged = BERTH_TRY(git_status_of(with_index(w, {"write-tree"}, scratch.path)));
   c.index_tree = staged.ok() ? chomp(staged.out) : c.head_tree;
-  BERTH_TRY(git(with_index(w, {"add", "-A", "--", "."}, scratch.path)));
+  auto seen = parse_status_v2(
+      BERTH_TRY(git(with_index(w,
+                               {"status", "--porcelain=v2", "-z", "--untracked-files=all",
+                                "--ignore-submodules=none"},
+                               scratch.path)))
+          .out);
+  c.nested = seen.nested;
+  auto paths = stageable_paths(w, seen);
+  if (!paths.empty() && !update_paths(w, paths, scratch.path))
+    BERTH_TRY(git(with_index(w, {"add", "-A", "--", "."}, scratch.path))); // says why it fails
   c.work_tree = chomp(BERTH_TRY(git(with_index(w, {"write-tree"}, scratch.path))).out);
   return c;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "core/porcelain.hpp"
 
 #include <map>
 #include <optional>
@@ -16,6 +17,9 @@ struct Captured {
   std::string head_tree;
   std::string index_tree; ///< staged state (head_tree when the index has unresolved conflicts)
   std::string work_tree;  ///< everything in the work tree, as `git add -A` would record it
+  /// Submodules and nested repositories with work in them, as status named them (their files
+  /// are not in work_tree; a nested repository without a commit is not in it at all).
+  std::vector<NestedChange> nested;
 
   bool clean() const { return work_tree == head_tree; }
 };

@@ -54,6 +54,10 @@ std::string_view code_name(ErrorCode code) {
     return "no_space";
   case ErrorCode::record_mismatch:
     return "record_mismatch";
+  case ErrorCode::unreachable_gitlink:
+    return "unreachable_gitlink";
+  case ErrorCode::nested_repository:
+    return "nested_repository";
   }
   return "unknown";
 }
@@ -78,6 +82,8 @@ int exit_status(ErrorCode code) {
   case ErrorCode::escape_refused:
   case ErrorCode::target_in_progress:
   case ErrorCode::record_mismatch:
+  case ErrorCode::unreachable_gitlink:
+  case ErrorCode::nested_repository:
     return 5;
   default:
     return 1;

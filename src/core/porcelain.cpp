@@ -25,6 +25,16 @@ StatusSummary parse_status_v2(const std::string& z_output) {
       char x = r[2], y = r[3];
       if (x != '.') ++s.staged;
       if (y != '.') ++s.modified;
+      // "<sub>" is "S<c><m><u>" for a gitlink: a new commit, modified and untracked content.
+      if (r.size() > 8 && r[5] == 'S') {
+        NestedChange n;
+        n.gitlink = true;
+        n.new_commit = r[6] == 'C';
+        n.modified = r[7] == 'M';
+        n.untracked = r[8] == 'U';
+        s.nested.push_back(n); // its path is set below
+      }
+      bool gitlink = r.size() > 8 && r[5] == 'S';
       int fields = r[0] == '1' ? 8 : 9;
       size_t pos = 0;
       for (int f = 0; f < fields && pos != std::string::npos; ++f) {
@@ -34,6 +44,9 @@ StatusSummary parse_status_v2(const std::string& z_output) {
       if (pos != std::string::npos) {
         s.paths.push_back(r.substr(pos));
         if (y != '.') s.unstaged_paths.push_back(r.substr(pos));
+        if (gitlink) s.nested.back().path = r.substr(pos);
+      } else if (gitlink) {
+        s.nested.pop_back();
       }
       if (r[0] == '2') ++i; // skip the original path
     } else if (r[0] == 'u') {
@@ -52,7 +65,11 @@ StatusSummary parse_status_v2(const std::string& z_output) {
       if (r.size() > 2) {
         s.paths.push_back(r.substr(2));
         std::string path = r.substr(2);
-        if (path.size() > 1 && path.back() == '/') path.pop_back();
+        // With -uall only a folder holding its own repository is reported as a folder.
+        if (path.size() > 1 && path.back() == '/') {
+          path.pop_back();
+          s.nested.push_back(NestedChange{path, false, false, false, false});
+        }
         s.unstaged_paths.push_back(path);
       }
     } else if (r[0] == '!') {

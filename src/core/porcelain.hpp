@@ -7,6 +7,17 @@
 
 namespace berth {
 
+/// A repository inside the work tree that status names: a gitlink with something to say (a
+/// submodule, or a repository `git add` turned into a gitlink), or an untracked folder git
+/// reports as a whole because it holds its own repository ("? vendor/lib/" under -uall).
+struct NestedChange {
+  std::string path;        ///< relative to the work tree, without a trailing '/'
+  bool gitlink = false;    ///< in the index as a gitlink (else an untracked repository)
+  bool new_commit = false; ///< its HEAD is not the commit the index records
+  bool modified = false;   ///< changes to its tracked files
+  bool untracked = false;  ///< untracked files in it
+};
+
 /// `git status --porcelain=v2 -z --branch` summarised.
 struct StatusSummary {
   std::string head;   ///< commit oid, "" when unborn
@@ -21,6 +32,8 @@ struct StatusSummary {
   /// untracked; an untracked nested repository without its trailing '/'): what `git add -A`
   /// would stage.
   std::vector<std::string> unstaged_paths;
+  /// Submodules and nested repositories with work in them (see NestedChange).
+  std::vector<NestedChange> nested;
 
   bool dirty() const { return staged + modified + untracked + conflicted > 0; }
 };

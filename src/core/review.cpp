@@ -6,6 +6,7 @@
 
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
+#include "core/nested.hpp"
 #include "core/porcelain.hpp"
 #include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
@@ -74,6 +75,8 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
   Diff d;
   d.name = w.name;
   d.to_tree = now.work_tree;
+  // Work inside submodules and nested repositories: their files are not in the tree.
+  d.nested = nested_work(now.nested);
   if (options.against) {
     const std::string& rev = *options.against;
     if (rev.empty() || rev.front() == '-')

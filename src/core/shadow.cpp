@@ -261,8 +261,8 @@ namespace {
 // `complete` says whether the counts were taken too (a verdict worth keeping).
 std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
                                   const std::string& through, bool& complete) {
-  GitCall status =
-      workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"});
+  GitCall status = workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch",
+                                      "--untracked-files=all", "--ignore-submodules=none"});
   status.env["GIT_OPTIONAL_LOCKS"] = "0";
   if (!through.empty()) use_watcher(project, status, through);
   auto r = git_status_of(status);

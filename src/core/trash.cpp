@@ -2,6 +2,7 @@
 
 #include "core/capture.hpp"
 #include "core/name.hpp"
+#include "core/nested.hpp"
 #include "core/porcelain.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
@@ -43,7 +44,14 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
     s.head = now.head;
     head_tree = now.head_tree;
     index_tree = now.index_tree;
-    work_tree = now.work_tree;
+    // Untracked files as they are on disk, and the repositories inside the workspace: neither is
+    // what `git add -A` would record (docs/decisions/0003, "Nested repositories").
+    work_tree = BERTH_TRY(untracked_as_is(project, w, index_tree, now.work_tree));
+    s.untracked_as_is = true;
+    s.nested = BERTH_TRY(save_nested(project, w, now.nested, s.head, s.warnings));
+    // The branch the agent had checked out (its own, maybe not berth's), to check it out again.
+    auto symbolic = BERTH_TRY(git_status_of(workspace_call(w, {"symbolic-ref", "-q", "HEAD"})));
+    s.head_ref = symbolic.ok() ? chomp(symbolic.out) : "(detached)";
   } else {
     s.head = s.branch_tip.empty() ? w.base : s.branch_tip;
     head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", s.head + "^{tree}"}))).out);
@@ -54,6 +62,9 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
       fmt::format("Berth-Name: {}\nBerth-Branch: {}\nBerth-Base: {}\nBerth-Head: {}\n"
                   "Berth-Branch-Tip: {}\nBerth-Owner: {}\n",
                   w.name, w.branch, w.base, s.head, s.branch_tip, w.owner);
+  if (!s.head_ref.empty()) trailers += fmt::format("Berth-Head-Ref: {}\n", s.head_ref);
+  if (s.untracked_as_is) trailers += "Berth-Untracked: as-is\n";
+  if (!s.nested.empty()) trailers += fmt::format("Berth-Nested: {}\n", s.nested);
   GitCall index_commit = repo_call(project, {"commit-tree", index_tree, "-p", s.head});
   index_commit.env = berth_identity();
   index_commit.input = fmt::format("berth index of {}\n", w.name);
@@ -64,6 +75,8 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
     args.push_back("-p");
     args.push_back(s.branch_tip);
   }
+  // Last: the nested repositories, reachable from the snapshot's ref like everything else.
+  if (!s.nested.empty()) args.insert(args.end(), {"-p", s.nested});
   GitCall commit = repo_call(project, args);
   commit.env = berth_identity();
   commit.input = fmt::format("berth trash: {}\n\n{}", w.name, trailers);
@@ -83,6 +96,50 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   }
   return fail(ErrorCode::git_failed, fmt::format("cannot create a trash ref for '{}'", w.name),
               "run `git for-each-ref refs/berth/trash/` to inspect the trash");
+}
+
+Result<void> finish_restore(const Project& project, const Workspace& w, const Snapshot& snap,
+                            const std::string& staged, std::vector<std::string>& warnings) {
+  if (snap.untracked_as_is) BERTH_TRY(write_untracked_as_is(project, w, staged, snap.commit));
+  // "" (an older snapshot) or berth's own branch: the new workspace is on it already.
+  if (snap.head_ref.empty() || snap.head_ref == "refs/heads/" + snap.branch) return {};
+  auto detach = [&] {
+    return git(
+        workspace_call(w, {"update-ref", "--no-deref", "-m", "berth: restore", "HEAD", snap.head}));
+  };
+  if (snap.head_ref.rfind("refs/heads/", 0) != 0) {
+    BERTH_TRY(detach());
+    return {};
+  }
+  const std::string& branch = snap.head_ref;
+  std::string short_name = branch.substr(std::string_view("refs/heads/").size());
+  std::string now = BERTH_TRY(rev(project, branch));
+  bool elsewhere = false;
+  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
+  // (A tree discard moved aside, waiting for the background deleter, does not count: it goes.)
+  for (const auto& entry : parse_worktree_list(listed.out))
+    if (entry.branch == branch && entry.path != w.path &&
+        util::basename(util::dirname(entry.path)) != ".trash")
+      elsewhere = true;
+  if (now.empty()) {
+    // Gone with the workspace (or deleted since): made again where the workspace had it.
+    BERTH_TRY(git(
+        repo_call(project, {"update-ref", "-m", "berth: restore", branch, snap.head, kNullOid})));
+  } else if (now != snap.head || elsewhere) {
+    warnings.push_back(fmt::format(
+        "branch {} {} since the discard: the workspace is restored with HEAD detached at {}",
+        short_name, elsewhere ? "is checked out elsewhere" : "has moved", snap.head.substr(0, 12)));
+    BERTH_TRY(detach());
+    return {};
+  }
+  auto moved = git(workspace_call(w, {"symbolic-ref", "-m", "berth: restore", "HEAD", branch}));
+  if (!moved) {
+    // A failed restore leaves no branch behind: the one made here goes again.
+    if (now.empty())
+      (void)git_status_of(repo_call(project, {"update-ref", "-d", branch, snap.head}));
+    return tl::unexpected(moved.error());
+  }
+  return {};
 }
 
 namespace {
@@ -204,6 +261,9 @@ void settle_aside(const Project& project, const std::string& aside_path, bool co
   // the ref still holds the snapshot checked).
   auto full = capture_work_tree_fully(project, w);
   auto saved = rev(project, snapshot + "^{tree}");
+  // Taken as the snapshot was: its untracked files as they are on disk.
+  if (auto staged = rev(project, snapshot + "^2^{tree}"); full && staged && !staged->empty())
+    full = untracked_as_is(project, w, *staged, *full);
   if (full && saved && !saved->empty() && *full != *saved) {
     auto parents = git_status_of(repo_call(project, {"rev-parse", snapshot + "^@"}));
     auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", snapshot}));
@@ -252,6 +312,9 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
     s.head = trailer_value(message, "Berth-Head");
     s.branch_tip = trailer_value(message, "Berth-Branch-Tip");
     s.owner = trailer_value(message, "Berth-Owner");
+    s.head_ref = trailer_value(message, "Berth-Head-Ref");
+    s.nested = trailer_value(message, "Berth-Nested");
+    s.untracked_as_is = trailer_value(message, "Berth-Untracked") == "as-is";
     std::string stamp = util::basename(ref);
     s.time = std::strtoll(stamp.c_str(), nullptr, 10);
     auto parents =

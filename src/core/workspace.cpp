@@ -6,6 +6,7 @@
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
+#include "core/nested.hpp"
 #include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/ports.hpp"
@@ -825,7 +826,9 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
       return tl::unexpected(snap.error());
     }
     d.snapshot = *snap;
-    // Unsaved work: a tree or a history that differs from the base.
+    d.warnings.insert(d.warnings.end(), snap->warnings.begin(), snap->warnings.end());
+    // Unsaved work: a tree or a history that differs from the base, or a nested repository's.
+    d.unsaved_work = d.unsaved_work || !snap->nested.empty();
     auto trees = git_status_of(
         repo_call(project, {"rev-parse", snap->commit + "^{tree}", w.base + "^{tree}"}));
     if (trees && trees->ok()) {
@@ -919,18 +922,30 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
   const auto& tuning = checkout.args;
   // The snapshot's tree becomes the work tree (tracked and untracked files, byte for byte), then
   // the index gets the staged state back, leaving HEAD on the branch's own commits.
+  auto warnings = std::make_shared<std::vector<std::string>>();
+  std::string staged = snap.index_commit.empty() ? snap.head : snap.index_commit;
+  auto fill = fill_from_trees(tuning, snap.commit, staged);
+  Populate populate = [&project, fill, snap, staged,
+                       warnings](const Workspace& w, const std::string& from) -> Result<void> {
+    BERTH_TRY(fill(w, from));
+    return finish_restore(project, w, snap, staged, *warnings);
+  };
   CreatePlan plan{as.value_or(std::string(name)),
                   snap.base,
                   start,
                   snap.owner,
-                  fill_from_trees(tuning, snap.commit,
-                                  snap.index_commit.empty() ? snap.head : snap.index_commit),
+                  populate,
                   {},
                   false,
                   checkout.hooks_path};
   Created created = BERTH_TRY(create(project, plan));
   created.warnings.insert(created.warnings.end(), checkout.warnings.begin(),
                           checkout.warnings.end());
+  created.warnings.insert(created.warnings.end(), warnings->begin(), warnings->end());
+  // After the workspace's setup (which checks its submodules out): their work, and the nested
+  // repositories, on top.
+  auto nested = restore_nested(project, created.workspace, snap.nested);
+  created.warnings.insert(created.warnings.end(), nested.begin(), nested.end());
   return Restored{created.workspace, snap, created.warnings};
 }
 

@@ -106,6 +106,27 @@ TEST(StatusV2, InitialAndDetached) {
   EXPECT_EQ(detached.branch, "") << "detached: no branch";
 }
 
+TEST(StatusV2, SubmodulesAndNestedRepositories) {
+  const std::string oid = "78981922613b2afb6025042ff6bd878ac1994e85";
+  auto s = berth::parse_status_v2(z({
+      "1 .M SCMU 160000 160000 160000 " + oid + " " + oid + " third_party/x",
+      "1 .M S..U 160000 160000 160000 " + oid + " " + oid + " third party/y",
+      "1 M. N... 100644 100644 100644 " + oid + " " + oid + " plain.c",
+      "? vendor/lib/",
+      "? file.txt",
+  }));
+  ASSERT_EQ(s.nested.size(), 3u);
+  EXPECT_EQ(s.nested[0].path, "third_party/x");
+  EXPECT_TRUE(s.nested[0].gitlink && s.nested[0].new_commit && s.nested[0].modified &&
+              s.nested[0].untracked);
+  EXPECT_EQ(s.nested[1].path, "third party/y");
+  EXPECT_TRUE(s.nested[1].untracked && !s.nested[1].new_commit && !s.nested[1].modified);
+  EXPECT_EQ(s.nested[2].path, "vendor/lib") << "an untracked folder under -uall is a repository";
+  EXPECT_FALSE(s.nested[2].gitlink);
+  EXPECT_EQ(s.modified, 2) << "a submodule with work counts as modified";
+  EXPECT_EQ(s.untracked, 2);
+}
+
 TEST(StatusV2, OrdinaryRecords) {
   const std::string oid = "78981922613b2afb6025042ff6bd878ac1994e85";
   auto s = berth::parse_status_v2(

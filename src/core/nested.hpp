@@ -1,0 +1,64 @@
+// Repositories inside a workspace: its submodules, and repositories an agent made or cloned in
+// it. Their files are not in the workspace's own tree (git records a submodule as a gitlink, a
+// commit id, and a repository without a commit not at all), so the trash keeps them on their
+// own: what git's status names is captured here, kept alive in the project's object database
+// and put back on restore (docs/decisions/0003, "Nested repositories"). Also the snapshot's
+// untracked files as they were on disk, which the same restore writes back.
+#pragma once
+
+#include "berth/berth.hpp"
+#include "core/capture.hpp"
+#include "core/porcelain.hpp"
+
+#include <string>
+#include <vector>
+
+namespace berth {
+
+/// The git dir of the repository whose work tree is `path` (relative) in the workspace: its
+/// `.git` folder, or where its `.git` file points; "" when there is none.
+std::string nested_git_dir(const Workspace& workspace, const std::string& path);
+
+/// The paths a capture stages: `summary.unstaged_paths` without the nested repositories that
+/// have no commit yet (git can stage neither their files nor a gitlink; the trash keeps them).
+std::vector<std::string> stageable_paths(const Workspace& workspace, const StatusSummary& summary);
+
+/// Before an accept lands `now` (the workspace's captured state): every gitlink it changed must
+/// lead somewhere the project can follow. A submodule's new commit is fetched into the project's
+/// module repository (<common>/modules/<name>) under refs/berth/landed/ unless its remote has it
+/// already; one that can be made reachable nowhere is `unreachable_gitlink`, a gitlink that is
+/// no submodule (a repository the agent made) `nested_repository`, both unless `allow_gitlink`.
+/// A nested repository without a commit cannot land at all: `nested_repository` too, unless
+/// `allow_gitlink` (it then stays out). With `dry_run` nothing is fetched. Warnings: work inside
+/// submodules that does not land (uncommitted or untracked).
+Result<std::vector<std::string>> check_gitlinks(const Project& project, const Workspace& workspace,
+                                                const Captured& now, bool allow_gitlink,
+                                                bool dry_run);
+
+/// The nested repositories a status names, as the public API shows them.
+std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen);
+
+/// Keep the repositories in `seen`, and those whose gitlink differs between the workspace's base
+/// and `head`, with their history, staged state and files. The commit that holds them (in the
+/// project's object database, reachable from nothing yet: the caller makes it a parent of the
+/// snapshot), or "" when there is nothing to keep. What could not be kept is said in `warnings`.
+Result<std::string> save_nested(const Project& project, const Workspace& workspace,
+                                const std::vector<NestedChange>& seen, const std::string& head,
+                                std::vector<std::string>& warnings);
+
+/// Put the repositories kept in `nested` (a commit from save_nested) back into a restored
+/// workspace. Problems are warnings: the workspace itself is restored already.
+std::vector<std::string> restore_nested(const Project& project, const Workspace& workspace,
+                                        const std::string& nested);
+
+/// `work_tree` with its untracked files (those not in `index_tree`) hashed as they are on disk:
+/// no clean filter, no end-of-line conversion, so that the trash gives back the same bytes.
+Result<std::string> untracked_as_is(const Project& project, const Workspace& workspace,
+                                    const std::string& index_tree, const std::string& work_tree);
+
+/// After a restore filled the work tree from `work_tree` (through the smudge filters): write
+/// the untracked files back with their bytes as stored.
+Result<void> write_untracked_as_is(const Project& project, const Workspace& workspace,
+                                   const std::string& index_tree, const std::string& work_tree);
+
+} // namespace berth
