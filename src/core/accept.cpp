@@ -11,9 +11,11 @@
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
+#include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
+#include "core/roots.hpp"
 #include "core/trash.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
@@ -794,19 +796,37 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       report.problems.push_back(
           fmt::format("workspace '{}': its directory {} is missing", w.name, w.path));
   }
+  // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
+  auto roots = workspace_roots(project);
+  auto in_trash = [&](const std::string& path) {
+    std::string folder = util::dirname(util::lexically_normal(path));
+    return util::basename(folder) == ".trash" &&
+           std::find(roots.begin(), roots.end(), util::dirname(folder)) != roots.end();
+  };
+  bool deleter_running = background_deleter_running(project);
   for (const auto& e : entries) {
     if (!e.locked || e.lock_reason.rfind("berth", 0) != 0) continue;
     if (e.lock_reason.rfind("berth: pool slot", 0) == 0) continue; // the pool's, not orphans
     bool recorded = std::any_of(records.begin(), records.end(),
                                 [&](const Workspace& w) { return w.path == e.path; });
     if (recorded) continue;
-    if (repair == Repair::yes && util::basename(util::dirname(e.path)) == ".trash") {
-      // A discard that stopped after moving the tree aside: finish deleting it.
-      settle_aside(project, e.path, true);
-      auto removed =
-          git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", e.path}));
-      if (removed && removed->ok()) {
-        report.repaired.push_back(fmt::format("removed leftover {}", e.path));
+    if (in_trash(e.path)) {
+      // A tree discard moved aside: it waits for the background deleter, which may be at work
+      // right now. That is no problem. --repair deletes it only when the deleter is not running
+      // and only once its own full look has verified the snapshot holds all of it.
+      if (repair == Repair::no || deleter_running) {
+        report.pending.push_back(fmt::format("discarded tree {} waits for deletion", e.path));
+        continue;
+      }
+      if (!settle_aside(project, e.path, true)) {
+        report.problems.push_back(fmt::format(
+            "discarded tree {} is kept: its snapshot could not be verified against it (save "
+            "what you need from it, then `git worktree remove --force --force {}`)",
+            e.path, e.path));
+        continue;
+      }
+      if (remove_aside(project, e.path)) {
+        report.repaired.push_back(fmt::format("removed leftover {} (snapshot verified)", e.path));
         continue;
       }
     }

@@ -29,4 +29,7 @@ std::string trash_dir(const Project& project);
 /// away, and its HEAD would keep the branch name taken). Never anything outside a `.trash` folder.
 bool remove_aside(const Project& project, const std::string& path);
 
+/// Whether the background filler (which is also the deleter of discarded trees) runs now.
+bool background_deleter_running(const Project& project);
+
 } // namespace berth

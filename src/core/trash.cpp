@@ -120,20 +120,20 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
   return fmt::format("{}.{}.{}", name_slug(name), util::basename(snapshot_ref), ::getpid());
 }
 
-void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
+bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
   // <slug>.<leaf>.<pid>: the slug may hold dots, the leaf and the pid do not.
   std::string name = util::basename(aside_path);
   auto pid_dot = name.rfind('.');
-  if (pid_dot == std::string::npos || pid_dot == 0) return;
+  if (pid_dot == std::string::npos || pid_dot == 0) return false;
   auto leaf_dot = name.rfind('.', pid_dot - 1);
-  if (leaf_dot == std::string::npos) return;
+  if (leaf_dot == std::string::npos) return false;
   std::string ref = "refs/berth/trash/" + name.substr(0, leaf_dot) + "/" +
                     name.substr(leaf_dot + 1, pid_dot - leaf_dot - 1);
   auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
-  if (!known || !known->ok()) return;
+  if (!known || !known->ok()) return false;
   std::string snapshot = chomp(known->out);
   std::string git_dir = read_gitfile(aside_path);
-  if (git_dir.empty()) return;
+  if (git_dir.empty()) return false;
   Workspace w;
   w.path = aside_path;
   w.git_dir = git_dir;
@@ -142,6 +142,7 @@ void settle_aside(const Project& project, const std::string& aside_path, bool co
   // the ref still holds the snapshot checked).
   auto full = capture_work_tree_fully(project, w);
   auto saved = rev(project, snapshot + "^{tree}");
+  bool verified = full && saved && !saved->empty() && *full == *saved;
   if (full && saved && !saved->empty() && *full != *saved) {
     auto parents = git_status_of(repo_call(project, {"rev-parse", snapshot + "^@"}));
     auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", snapshot}));
@@ -154,17 +155,20 @@ void settle_aside(const Project& project, const std::string& aside_path, bool co
       GitCall commit = repo_call(project, args);
       commit.env = berth_identity();
       commit.input = message->out;
-      if (auto made = git_status_of(commit); made && made->ok())
-        (void)git_status_of(repo_call(project, {"update-ref", "-m",
-                                                "berth: trash completed by a "
-                                                "full look before deletion",
-                                                ref, chomp(made->out), snapshot}));
+      if (auto made = git_status_of(commit); made && made->ok()) {
+        auto swapped = git_status_of(repo_call(project, {"update-ref", "-m",
+                                                         "berth: trash completed by a "
+                                                         "full look before deletion",
+                                                         ref, chomp(made->out), snapshot}));
+        verified = swapped && swapped->ok();
+      }
     }
   }
-  if (!count_ignored_files) return;
+  if (!count_ignored_files) return verified;
   auto [files, bytes] = count_ignored(git_dir, aside_path);
-  if (!util::make_dirs(notes_dir(project))) return;
-  (void)util::write_file_atomic(note_path(project, ref), fmt::format("{} {}\n", files, bytes));
+  if (util::make_dirs(notes_dir(project)))
+    (void)util::write_file_atomic(note_path(project, ref), fmt::format("{} {}\n", files, bytes));
+  return verified;
 }
 
 Result<std::vector<Snapshot>> list_snapshots(const Project& project,
