@@ -803,7 +803,11 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     return util::basename(folder) == ".trash" &&
            std::find(roots.begin(), roots.end(), util::dirname(folder)) != roots.end();
   };
-  bool deleter_running = background_deleter_running(project);
+  // A deleter at work (the background one, or a `pool fill`) holds the trash lock; --repair
+  // holds it itself while it deletes, so the two never settle the same tree at once.
+  std::optional<util::FileLock> reaping =
+      repair == Repair::yes ? try_lock_trash(project) : std::nullopt;
+  bool deleter_running = !reaping.has_value();
   for (const auto& e : entries) {
     if (!e.locked || e.lock_reason.rfind("berth", 0) != 0) continue;
     if (e.lock_reason.rfind("berth: pool slot", 0) == 0) continue; // the pool's, not orphans

@@ -369,6 +369,10 @@ std::vector<std::string> entries_of(const std::string& dir) {
 // in the background filler.
 int reap_trash(const Project& project, int64_t room = 0, const std::string& commit = {}) {
   int reaped = 0;
+  // One reaper at a time: two full looks racing a deletion of the same tree would let one
+  // "complete" the snapshot from a half-deleted tree.
+  auto reaping = lock_trash(project);
+  if (!reaping) return 0;
   for (const auto& root : workspace_roots(project)) {
     std::string dir = util::join(root, ".trash");
     // Only today's root recycles: a slot lives there, and a rename cannot cross file systems.
@@ -509,11 +513,19 @@ Result<PoolStatus> pool_drain(const Project& project) {
   return pool_status(project);
 }
 
-bool background_deleter_running(const Project& project) {
-  std::string lock_file = util::join(records_dir(project), "fill.lock");
-  if (!util::exists(lock_file)) return false; // never ran here (and a look creates nothing)
-  auto lock = util::FileLock::try_acquire(lock_file);
-  return lock && !lock->has_value();
+Result<util::FileLock> lock_trash(const Project& project) {
+  if (auto made = util::make_dirs(records_dir(project)); !made)
+    return fail(ErrorCode::io_error, made.error());
+  auto lock = util::FileLock::acquire(util::join(records_dir(project), "reap.lock"));
+  if (!lock) return fail(ErrorCode::io_error, lock.error());
+  return std::move(*lock);
+}
+
+std::optional<util::FileLock> try_lock_trash(const Project& project) {
+  if (!util::make_dirs(records_dir(project))) return std::nullopt;
+  auto lock = util::FileLock::try_acquire(util::join(records_dir(project), "reap.lock"));
+  if (!lock || !lock->has_value()) return std::nullopt;
+  return std::move(**lock);
 }
 
 void pool_refill_in_background(const Project& project) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "util/file_lock.hpp"
 
 #include <optional>
 #include <string>
@@ -29,7 +30,10 @@ std::string trash_dir(const Project& project);
 /// away, and its HEAD would keep the branch name taken). Never anything outside a `.trash` folder.
 bool remove_aside(const Project& project, const std::string& path);
 
-/// Whether the background filler (which is also the deleter of discarded trees) runs now.
-bool background_deleter_running(const Project& project);
+/// Whoever settles and deletes trees in a `.trash` folder (the background deleter, `pool fill`,
+/// `discard` deleting its own tree, `doctor --repair`) holds this lock meanwhile: one at a time.
+Result<util::FileLock> lock_trash(const Project& project);
+/// The same lock if nobody holds it now (none: a deleter is at work).
+std::optional<util::FileLock> try_lock_trash(const Project& project);
 
 } // namespace berth

@@ -419,9 +419,17 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       auto added = git_status_of(add);
       if (!added || !added->ok()) {
         if (!added) return undo(added.error());
-        return undo(git_error(
+        // git's last line says why (an earlier one is its progress note).
+        Error e = git_error(
             add, *added,
-            fmt::format("cannot create workspace '{}': {}", plan.name, chomp(added->err))));
+            fmt::format("cannot create workspace '{}': {}", plan.name, last_line(added->err)));
+        e.hint = added->err.find("already") != std::string::npos
+                     ? fmt::format("`git worktree list` shows what holds branch {}; free it or "
+                                   "pick another name",
+                                   branch)
+                     : std::string("check that the workspace root is writable and has space, "
+                                   "then try again");
+        return undo(std::move(e));
       }
       // The admin dir comes from the .git file git just wrote; from now on berth uses its own
       // record of it and never reads the workspace's .git again.
@@ -863,6 +871,8 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
       // returns now, whatever the size of the tree.
       pool_refill_in_background(project);
     } else {
+      // Not while a deleter (started when a pool was in use) works on the same folder.
+      auto reaping = lock_trash(project);
       settle_aside(project, doomed, false);
       if (!remove_aside(project, doomed))
         d.warnings.push_back(fmt::format("could not delete {}; remove it by hand", doomed));
