@@ -805,9 +805,16 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   };
   // A deleter at work (the background one, or a `pool fill`) holds the trash lock; --repair
   // holds it itself while it deletes, so the two never settle the same tree at once.
-  std::optional<util::FileLock> reaping =
-      repair == Repair::yes ? try_lock_trash(project) : std::nullopt;
-  bool deleter_running = !reaping.has_value();
+  // (Taken only when there is a tree to look at: a healthy project is left exactly as it was.)
+  std::optional<util::FileLock> reaping;
+  bool tried_reaping = false;
+  auto deleter_running = [&] {
+    if (!tried_reaping) {
+      tried_reaping = true;
+      if (auto held_now = try_lock_trash(project)) reaping.emplace(std::move(*held_now));
+    }
+    return !reaping.has_value();
+  };
   for (const auto& e : entries) {
     if (!e.locked || e.lock_reason.rfind("berth", 0) != 0) continue;
     if (e.lock_reason.rfind("berth: pool slot", 0) == 0) continue; // the pool's, not orphans
@@ -818,7 +825,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       // A tree discard moved aside: it waits for the background deleter, which may be at work
       // right now. That is no problem. --repair deletes it only when the deleter is not running
       // and only once its own full look has verified the snapshot holds all of it.
-      if (repair == Repair::no || deleter_running) {
+      if (repair == Repair::no || deleter_running()) {
         report.pending.push_back(fmt::format("discarded tree {} waits for deletion", e.path));
         continue;
       }
