@@ -50,6 +50,9 @@ struct Workspace {
   /// The workspace root it was made under (its path's parent). "" in a record written before
   /// berth kept it: see workspace_root_of().
   std::string root;
+  /// While it is being created: the commit its branch starts at (a restore's is not the base), so
+  /// that a creation cut short by a crash is rolled back with its branch.
+  std::string start;
 };
 
 /// A workspace with what git says of it now.

@@ -57,7 +57,8 @@ std::string workspace_to_record(const Workspace& w) {
                       {"synced", w.synced},
                       {"port", w.port},
                       {"setup_error", w.setup_error},
-                      {"root", w.root}};
+                      {"root", w.root},
+                      {"start", w.start}};
   return j.dump(2) + "\n";
 }
 
@@ -91,6 +92,7 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.setup_error = j.value("setup_error", std::string());
     // Absent from records written before berth kept each workspace's root.
     w.root = j.value("root", std::string());
+    w.start = j.value("start", std::string());
     if (validate_name(w.name).has_value() == false) return bad("invalid name");
     if (w.path.empty() || w.path.front() != '/') return bad("path is not absolute");
     return w;

@@ -287,7 +287,7 @@ Result<void> recover_interrupted(const Project& project) {
   for (auto& w : BERTH_TRY(registry.load_all())) {
     if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
     if (w.state == State::creating) {
-      roll_back(project, w, w.base);
+      roll_back(project, w, w.start.empty() ? w.base : w.start);
     } else if (w.state == State::discarding && !util::exists(w.path)) {
       // The snapshot was taken before anything was removed; finish the removal.
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
@@ -382,6 +382,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     w.base = plan.base;
     w.path = path;
     w.root = project.workspace_root();
+    w.start = plan.start;
     w.owner = plan.owner;
     w.created = w.last_used = unix_now();
     hold(w, State::creating);
@@ -499,6 +500,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     w.state = State::ready;
     w.holder_pid = 0;
     w.holder_start = 0;
+    w.start.clear(); // only needed to undo a creation
     auto ready = test_failure_at("ready");
     if (ready) ready = registry.save(w);
     if (!ready) {
