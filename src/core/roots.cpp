@@ -12,8 +12,8 @@
 namespace berth {
 namespace {
 
-// <berth>/trash-roots: one root a line. Only roots other than the configured and default ones,
-// and only while their `.trash` holds something: the records say where workspaces live, this
+// <berth>/trash-roots: one root a line. Only roots other than the default one, and only while
+// their `.trash` holds something: the records say where workspaces live, this
 // file where discarded trees wait after their record is gone.
 std::string trash_roots_file(const Project& project) {
   return util::join(project.berth_dir(), "trash-roots");
@@ -88,7 +88,10 @@ std::vector<std::string> workspace_roots(const Project& project) {
 }
 
 void note_trash_root(const Project& project, const std::string& root) {
-  if (is_standard_root(project, root)) return;
+  // Even the configured root, unless it is the default: it may be configured for this command only
+  // (`-c workspace_root=DIR`), and the background deleter does not get the flag.
+  if (util::lexically_normal(root) == util::lexically_normal(project.default_workspace_root()))
+    return;
   auto roots = noted_roots(project);
   std::string normal = util::lexically_normal(root);
   if (std::find(roots.begin(), roots.end(), normal) != roots.end()) return;

@@ -25,7 +25,8 @@ bool deletable_workspace_path(const Project& project, const Workspace& workspace
 std::vector<std::string> workspace_roots(const Project& project);
 
 /// Under the project lock: remember that `root`'s `.trash` holds a tree for the background
-/// deleter (nothing to remember for the configured and default roots, always looked at).
+/// deleter (nothing to remember for the default root, always looked at; the configured one may
+/// be configured for one command only).
 void note_trash_root(const Project& project, const std::string& root);
 
 /// Under the project lock: forget the remembered roots whose `.trash` is gone or empty.

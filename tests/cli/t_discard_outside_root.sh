@@ -48,4 +48,12 @@ assert_eq "$(git worktree list --porcelain | grep -c "$T/elsewhere" || true)" 0 
 assert_eq "$(berth doctor)" "all good"
 ws=$(berth restore y)
 assert_eq "$(cat "$ws/wip.txt")" wip
+
+# Also when the flag is given to discard itself (the background deleter does not get it).
+ws=$(berth -c workspace_root="$T/elsewhere" new z)
+wait_for_fillers
+berth -c workspace_root="$T/elsewhere" discard z >/dev/null 2>&1
+wait_for_fillers
+[[ ! -e $ws ]]
+assert_eq "$(find "$T/elsewhere/.trash" -mindepth 1 2>/dev/null | wc -l)" 0 "trees left in the trash"
 pool_quiesce
