@@ -1,8 +1,8 @@
 # A workspace made under another workspace root (`-c workspace_root=DIR`, or before the setting
 # changed) keeps that root in its record: without the flag it is listed and found, discarded (its
 # tree deleted, also by the background deleter, which learns of DIR), and restored. A record
-# written before berth kept roots, whose path lies outside today's roots, is still never deleted:
-# unsafe_path (exit 5), nothing changed.
+# written before berth kept roots, whose path lies outside today's roots, or one naming the
+# project's checkout, is never deleted: unsafe_path (exit 5), nothing changed.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
 make_repo app
@@ -22,6 +22,11 @@ expect_error unsafe_path 5 berth --json discard x >/dev/null
 expect_error unsafe_path 5 berth --json discard x --force >/dev/null
 assert_unchanged "$before"
 assert_eq "$(tree_digest "$ws")" "$files"
+# A record whose root and path name the project's own checkout: never deleted either.
+jq --arg root "$T" --arg path "$PWD" '.root = $root | .path = $path' "$T/record.json" >"$record"
+before=$(fingerprint)
+expect_error unsafe_path 5 berth --json discard x >/dev/null
+assert_unchanged "$before"
 cp "$T/record.json" "$record"
 
 # With its root recorded, discard works without the flag; restore brings it back (under today's
