@@ -2,13 +2,14 @@
 # `doctor` lists them as pending, not as problems (exit 0). `doctor --repair` leaves them to a
 # deleter that is at work; with none running it deletes a tree only once its own full look has
 # verified the tree's snapshot (completing it with what the snapshot missed), and keeps a tree
-# whose snapshot it cannot verify (here: the snapshot ref was dropped), as a problem.
+# whose snapshot it cannot verify (here: the snapshot ref was dropped), as a problem. Also for a
+# workspace made under another root (`-c workspace_root=DIR`), without the flag.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
 make_repo app 20
 export BERTH_POOL_SIZE=1
 berth pool fill >/dev/null
-a=$(berth new a)
+a=$(berth -c workspace_root="$T/elsewhere" new a)
 b=$(berth new b)
 wait_for_fillers
 echo "work of a" >"$a/a.txt"
@@ -23,15 +24,15 @@ holder=$!
 wait_for_file "$T/held"
 berth discard a >/dev/null 2>&1
 berth discard b >/dev/null 2>&1
-trash=$(dirname "$a")/.trash
-assert_eq "$(find "$trash" -mindepth 1 -maxdepth 1 | wc -l)" 2 "trees waiting"
+trash=$(dirname "$b")/.trash other=$T/elsewhere/.trash
+assert_eq "$(find "$trash" "$other" -mindepth 1 -maxdepth 1 | wc -l)" 2 "trees waiting"
 
 out=$(berth --json doctor)
 assert_eq "$(jq -c .problems <<<"$out")" "[]"
 assert_eq "$(jq '.pending | length' <<<"$out")" 2 "pending trees"
 assert_eq "$(berth --json doctor --repair | jq -c '[.problems, .repaired, (.pending | length)]')" \
   '[[],[],2]'
-assert_eq "$(find "$trash" -mindepth 1 -maxdepth 1 | wc -l)" 2 "trees left to the deleter"
+assert_eq "$(find "$trash" "$other" -mindepth 1 -maxdepth 1 | wc -l)" 2 "trees left to the deleter"
 
 # The deleter dies before its turn: the trees stay pending (the next deleter takes them).
 for ((i = 0; i < 200; i++)); do (($(pool_fillers | wc -l) == 2)) && break; sleep 0.05; done
@@ -42,14 +43,14 @@ wait_for_fillers
 assert_eq "$(berth --json doctor | jq -c '[.problems, (.pending | length)]')" '[[],2]'
 
 # A's tree got a file its snapshot missed; b's snapshot is gone.
-echo "late" >"$(echo "$trash"/a.*)/late.txt"
+echo "late" >"$(echo "$other"/a.*)/late.txt"
 git update-ref -d "$(git for-each-ref --format='%(refname)' refs/berth/trash/b/)"
 out=$(not 1 berth --json doctor --repair)
 assert_eq "$(jq '.repaired | length' <<<"$out")" 1 "repaired"
-assert_contains "$(jq -r '.repaired[0]' <<<"$out")" "$trash/a."
+assert_contains "$(jq -r '.repaired[0]' <<<"$out")" "$other/a."
 assert_eq "$(jq '.problems | length' <<<"$out")" 1 "problems"
 assert_contains "$(jq -r '.problems[0]' <<<"$out")" "$trash/b."
-[[ ! -e $(echo "$trash"/a.*) ]]
+[[ ! -e $(echo "$other"/a.*) ]]
 [[ -e $(echo "$trash"/b.*)/b.txt ]]
 snap=$(git for-each-ref --format='%(refname)' refs/berth/trash/a/)
 assert_eq "$(git show "$snap:late.txt") $(git show "$snap:a.txt")" "late work of a"
