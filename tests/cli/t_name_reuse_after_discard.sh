@@ -59,7 +59,12 @@ wait_for_fillers
 berth discard flagged >/dev/null 2>&1
 
 # Ten pairs at once, each on its own name: discard then restore; and discard then new.
-for i in $(seq 10); do BERTH_POOL_SIZE=0 berth new "p$i" >/dev/null; done
+pairs=()
+for i in $(seq 10); do
+  BERTH_POOL_SIZE=0 berth new "p$i" >/dev/null &
+  pairs+=($!)
+done
+wait "${pairs[@]}"
 export BERTH_POOL_SIZE=2
 hold_deleter
 pairs=()
