@@ -47,6 +47,12 @@ struct Workspace {
   std::string synced;        ///< the target commit last merged in by `sync` ("" if never)
   int port = 0;              ///< first of its block of 10 TCP ports (0: none reserved)
   std::string setup_error;   ///< why its set-up failed ("" when it did not)
+  /// The workspace root it was made under (its path's parent). "" in a record written before
+  /// berth kept it: see workspace_root_of().
+  std::string root;
+  /// While it is being created: the commit its branch starts at (a restore's is not the base), so
+  /// that a creation cut short by a crash is rolled back with its branch.
+  std::string start;
 };
 
 /// A workspace with what git says of it now.
@@ -420,6 +426,8 @@ enum class Repair { no, yes };
 struct DoctorReport {
   std::vector<std::string> problems; ///< what is wrong (after repair: what is still wrong)
   std::vector<std::string> repaired; ///< what --repair fixed
+  /// Discarded trees that only wait for the background deleter (not problems).
+  std::vector<std::string> pending;
 };
 
 /// Notes about accepts that were interrupted (each names the fix), for front ends to show.

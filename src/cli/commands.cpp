@@ -646,13 +646,15 @@ void define_doctor(CLI::App& app, Args& args) {
 
 Result<Output> run_doctor(const Args& args, const berth::Project& project) {
   auto r = BERTH_TRY(berth::doctor(project, args.repair ? berth::Repair::yes : berth::Repair::no));
-  nlohmann::json j = {{"problems", r.problems}, {"repaired", r.repaired}};
+  nlohmann::json j = {{"problems", r.problems}, {"repaired", r.repaired}, {"pending", r.pending}};
   std::string text;
+  for (const auto& x : r.pending)
+    text += "pending: " + x + "\n";
   for (const auto& x : r.repaired)
     text += "repaired: " + x + "\n";
   for (const auto& x : r.problems)
     text += "problem: " + x + "\n";
-  if (r.problems.empty() && r.repaired.empty()) text = "all good\n";
+  if (r.problems.empty() && r.repaired.empty()) text += "all good\n";
   return Output{j, text, {}, r.problems.empty() ? 0 : 1};
 }
 

@@ -16,6 +16,7 @@
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
+#include "core/roots.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
@@ -1299,22 +1300,52 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       report.problems.push_back(
           fmt::format("workspace '{}': its directory {} is missing", w.name, w.path));
   }
+  // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
+  auto roots = workspace_roots(project);
+  auto in_trash = [&](const std::string& path) {
+    std::string folder = util::dirname(util::lexically_normal(path));
+    return util::basename(folder) == ".trash" &&
+           std::find(roots.begin(), roots.end(), util::dirname(folder)) != roots.end();
+  };
+  // A deleter at work (the background one, or a `pool fill`) holds the trash lock; --repair
+  // holds it itself while it deletes, so the two never settle the same tree at once.
+  // (Taken only when there is a tree to look at: a healthy project is left exactly as it was.)
+  std::optional<util::FileLock> reaping;
+  bool tried_reaping = false;
+  auto deleter_running = [&] {
+    if (!tried_reaping) {
+      tried_reaping = true;
+      if (auto held_now = try_lock_trash(project)) reaping.emplace(std::move(*held_now));
+    }
+    return !reaping.has_value();
+  };
   for (const auto& e : entries) {
     if (!e.locked || e.lock_reason.rfind("berth", 0) != 0) continue;
     if (e.lock_reason.rfind("berth: pool slot", 0) == 0) continue; // the pool's, not orphans
     bool recorded = std::any_of(records.begin(), records.end(),
                                 [&](const Workspace& w) { return w.path == e.path; });
     if (recorded) continue;
-    if (repair == Repair::yes && util::basename(util::dirname(e.path)) == ".trash") {
-      // A discard that stopped after moving the tree aside: finish deleting it (once no record
-      // claims it and its snapshot is whole).
-      settle_aside(project, e.path, true);
+    if (in_trash(e.path)) {
+      // A tree discard moved aside: it waits for the background deleter, which may be at work
+      // right now. That is no problem. --repair deletes it only when the deleter is not running
+      // and only once its own full look has verified the snapshot holds all of it.
+      if (repair == Repair::no || deleter_running()) {
+        report.pending.push_back(fmt::format("discarded tree {} waits for deletion", e.path));
+        continue;
+      }
+      if (!settle_aside(project, e.path, true)) {
+        report.problems.push_back(fmt::format(
+            "discarded tree {} is kept: its snapshot could not be verified against it (save "
+            "what you need from it, then `git worktree remove --force --force {}`)",
+            e.path, e.path));
+        continue;
+      }
       if (auto why = aside_may_go(project, e.path); !why.empty()) {
         report.problems.push_back(fmt::format("{}: kept: {}", e.path, why));
         continue;
       }
       if (remove_aside(project, e.path)) {
-        report.repaired.push_back(fmt::format("removed leftover {}", e.path));
+        report.repaired.push_back(fmt::format("removed leftover {} (snapshot verified)", e.path));
         continue;
       }
     }

@@ -33,6 +33,7 @@ void to_json(nlohmann::json& j, const Workspace& w) {
        {"branch", w.branch},
        {"base", w.base},
        {"path", w.path},
+       {"root", w.root},
        {"owner", w.owner},
        {"created", iso_time(w.created)},
        {"last_used", iso_time(w.last_used)},

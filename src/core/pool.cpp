@@ -15,6 +15,7 @@
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
+#include "core/roots.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
@@ -334,45 +335,79 @@ bool recycle_tree(const Project& project, const std::string& path, const std::st
   return true;
 }
 
-// Discarded trees moved aside by `discard`: reset into the pool while it has fewer than `room`
-// slots (and `commit` is known), deleted otherwise. Runs in the background filler.
-int reap_trash(const Project& project, int64_t room = 0, const std::string& commit = {}) {
-  int reaped = 0;
-  std::string dir = trash_dir(project);
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return 0;
+// The admin dir (<common>/worktrees/<id>) whose `gitdir` names the tree at `path`, or "".
+std::string admin_dir_naming(const Project& project, const std::string& path) {
+  std::string admin_root = util::join(project.common_dir(), "worktrees");
+  std::string admin;
+  if (DIR* d = ::opendir(admin_root.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      auto gitdir = util::read_file(util::join(util::join(admin_root, name), "gitdir"));
+      if (gitdir && chomp(*gitdir) == util::join(path, ".git"))
+        admin = util::join(admin_root, name);
+    }
+    ::closedir(d);
+  }
+  return admin;
+}
+
+std::vector<std::string> entries_of(const std::string& dir) {
   std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return names;
   while (dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
     if (name != "." && name != "..") names.push_back(name);
   }
   ::closedir(d);
-  for (const auto& name : names) {
-    std::string path = util::join(dir, name);
-    ++reaped;
-    // Its snapshot checked against a full look, and what goes unsaved counted, before it goes
-    // (discard waited for neither).
-    settle_aside(project, path, true);
-    if (!aside_may_go(project, path).empty()) continue; // kept; `berth doctor` names it
-    if (!commit.empty() && room > 0) {
-      auto slots = load_slots(project);
-      int64_t present = std::count_if(slots.begin(), slots.end(), [](const SlotRecord& r) {
-        return r.slot.state == "ready" || util::process_alive(r.pid, r.pid_start);
-      });
-      if (present < room && recycle_tree(project, path, commit)) continue;
+  return names;
+}
+
+// Discarded trees moved aside by `discard`, in the .trash folder of every root in use (a
+// workspace made under another `workspace_root` is discarded into its own root's): reset into
+// the pool while it has fewer than `room` slots (and `commit` is known), deleted otherwise. Runs
+// in the background filler.
+int reap_trash(const Project& project, int64_t room = 0, const std::string& commit = {}) {
+  int reaped = 0;
+  // One reaper at a time: two full looks racing a deletion of the same tree would let one
+  // "complete" the snapshot from a half-deleted tree.
+  auto reaping = lock_trash(project);
+  if (!reaping) return 0;
+  for (const auto& root : workspace_roots(project)) {
+    std::string dir = util::join(root, ".trash");
+    // Only today's root recycles: a slot lives there, and a rename cannot cross file systems.
+    bool todays = dir == util::lexically_normal(trash_dir(project));
+    bool standard = todays || root == util::lexically_normal(project.default_workspace_root());
+    for (const auto& name : entries_of(dir)) {
+      std::string path = util::join(dir, name);
+      // A root named by a record or by `discard` is not one berth chose itself: there, only what
+      // git knows as a worktree of this project is deleted, never another folder in a `.trash`.
+      if (!standard && admin_dir_naming(project, path).empty()) continue;
+      ++reaped;
+      // Its snapshot checked against a full look, and what goes unsaved counted, before it goes
+      // (discard waited for neither).
+      settle_aside(project, path, true);
+      if (!aside_may_go(project, path).empty()) continue; // kept; `berth doctor` names it
+      if (todays && !commit.empty() && room > 0) {
+        auto slots = load_slots(project);
+        int64_t present = std::count_if(slots.begin(), slots.end(), [](const SlotRecord& r) {
+          return r.slot.state == "ready" || util::process_alive(r.pid, r.pid_start);
+        });
+        if (present < room && recycle_tree(project, path, commit)) continue;
+      }
+      (void)remove_aside(project, path);
     }
-    (void)remove_aside(project, path);
   }
+  Registry registry(project.berth_dir());
+  if (auto lock = registry.lock()) forget_empty_trash_roots(project);
   return reaped;
 }
 
 int count_trash(const Project& project) {
   int n = 0;
-  DIR* d = ::opendir(trash_dir(project).c_str());
-  if (!d) return 0;
-  while (dirent* e = ::readdir(d))
-    if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") ++n;
-  ::closedir(d);
+  for (const auto& root : workspace_roots(project))
+    n += static_cast<int>(entries_of(util::join(root, ".trash")).size());
   return n;
 }
 
@@ -406,18 +441,7 @@ bool remove_aside(const Project& project, const std::string& path) {
   auto removed =
       git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
   if (removed && removed->ok()) return true;
-  std::string admin_root = util::join(project.common_dir(), "worktrees");
-  std::string admin;
-  if (DIR* d = ::opendir(admin_root.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name == "." || name == "..") continue;
-      auto gitdir = util::read_file(util::join(util::join(admin_root, name), "gitdir"));
-      if (gitdir && chomp(*gitdir) == util::join(path, ".git"))
-        admin = util::join(admin_root, name);
-    }
-    ::closedir(d);
-  }
+  std::string admin = admin_dir_naming(project, path);
   if (!util::remove_tree(path)) return false;
   if (!admin.empty()) (void)util::remove_tree(admin);
   return true;
@@ -515,6 +539,21 @@ Result<PoolStatus> pool_drain(const Project& project) {
   }
   reap_trash(project);
   return pool_status(project);
+}
+
+Result<util::FileLock> lock_trash(const Project& project) {
+  if (auto made = util::make_dirs(records_dir(project)); !made)
+    return fail(ErrorCode::io_error, made.error());
+  auto lock = util::FileLock::acquire(util::join(records_dir(project), "reap.lock"));
+  if (!lock) return fail(ErrorCode::io_error, lock.error());
+  return std::move(*lock);
+}
+
+std::optional<util::FileLock> try_lock_trash(const Project& project) {
+  if (!util::make_dirs(records_dir(project))) return std::nullopt;
+  auto lock = util::FileLock::try_acquire(util::join(records_dir(project), "reap.lock"));
+  if (!lock || !lock->has_value()) return std::nullopt;
+  return std::move(**lock);
 }
 
 void pool_refill_in_background(const Project& project) {

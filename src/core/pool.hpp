@@ -3,6 +3,7 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "util/file_lock.hpp"
 
 #include <optional>
 #include <string>
@@ -33,5 +34,11 @@ std::string aside_may_go(const Project& project, const std::string& path);
 /// `git worktree prune` away, and its HEAD would keep the branch name taken). Never anything
 /// outside a `.trash` folder.
 bool remove_aside(const Project& project, const std::string& path);
+
+/// Whoever settles and deletes trees in a `.trash` folder (the background deleter, `pool fill`,
+/// `discard` deleting its own tree, `doctor --repair`) holds this lock meanwhile: one at a time.
+Result<util::FileLock> lock_trash(const Project& project);
+/// The same lock if nobody holds it now (none: a deleter is at work).
+std::optional<util::FileLock> try_lock_trash(const Project& project);
 
 } // namespace berth

@@ -56,7 +56,9 @@ std::string workspace_to_record(const Workspace& w) {
                       {"landed_commit", w.landed_commit},
                       {"synced", w.synced},
                       {"port", w.port},
-                      {"setup_error", w.setup_error}};
+                      {"setup_error", w.setup_error},
+                      {"root", w.root},
+                      {"start", w.start}};
   return j.dump(2) + "\n";
 }
 
@@ -88,6 +90,9 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.synced = j.value("synced", std::string());
     w.port = j.value("port", 0);
     w.setup_error = j.value("setup_error", std::string());
+    // Absent from records written before berth kept each workspace's root.
+    w.root = j.value("root", std::string());
+    w.start = j.value("start", std::string());
     if (validate_name(w.name).has_value() == false) return bad("invalid name");
     if (w.path.empty() || w.path.front() != '/') return bad("path is not absolute");
     return w;

@@ -245,14 +245,14 @@ bool snapshot_complete(const Project& project, const std::string& commit) {
   return checked && checked->ok() && checked->out.find(" missing") == std::string::npos;
 }
 
-void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
+bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
   std::string ref = aside_snapshot_ref(aside_path);
-  if (ref.empty()) return;
+  if (ref.empty()) return false;
   auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
-  if (!known || !known->ok()) return;
+  if (!known || !known->ok()) return false;
   std::string snapshot = chomp(known->out);
   std::string git_dir = read_gitfile(aside_path);
-  if (git_dir.empty()) return;
+  if (git_dir.empty()) return false;
   Workspace w;
   w.path = aside_path;
   w.git_dir = git_dir;
@@ -264,6 +264,7 @@ void settle_aside(const Project& project, const std::string& aside_path, bool co
   // Taken as the snapshot was: its untracked files as they are on disk.
   if (auto staged = rev(project, snapshot + "^2^{tree}"); full && staged && !staged->empty())
     full = untracked_as_is(project, w, *staged, *full);
+  bool verified = full && saved && !saved->empty() && *full == *saved;
   if (full && saved && !saved->empty() && *full != *saved) {
     auto parents = git_status_of(repo_call(project, {"rev-parse", snapshot + "^@"}));
     auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", snapshot}));
@@ -276,17 +277,20 @@ void settle_aside(const Project& project, const std::string& aside_path, bool co
       GitCall commit = repo_call(project, args);
       commit.env = berth_identity();
       commit.input = message->out;
-      if (auto made = git_status_of(commit); made && made->ok())
-        (void)git_status_of(repo_call(project, {"update-ref", "-m",
-                                                "berth: trash completed by a "
-                                                "full look before deletion",
-                                                ref, chomp(made->out), snapshot}));
+      if (auto made = git_status_of(commit); made && made->ok()) {
+        auto swapped = git_status_of(repo_call(project, {"update-ref", "-m",
+                                                         "berth: trash completed by a "
+                                                         "full look before deletion",
+                                                         ref, chomp(made->out), snapshot}));
+        verified = swapped && swapped->ok();
+      }
     }
   }
-  if (!count_ignored_files) return;
+  if (!count_ignored_files) return verified;
   auto [files, bytes] = count_ignored(git_dir, aside_path);
-  if (!util::make_dirs(notes_dir(project))) return;
-  (void)util::write_file_atomic(note_path(project, ref), fmt::format("{} {}\n", files, bytes));
+  if (util::make_dirs(notes_dir(project)))
+    (void)util::write_file_atomic(note_path(project, ref), fmt::format("{} {}\n", files, bytes));
+  return verified;
 }
 
 Result<std::vector<Snapshot>> list_snapshots(const Project& project,

@@ -44,7 +44,9 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref);
 /// write through a hard link from outside, would otherwise be lost) and complete the snapshot
 /// if anything differs; with `count_ignored_files`, count its ignored files and record them with
 /// the snapshot (shown by `restore --list`). Nothing when no snapshot matches the tree's name.
-void settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files);
+/// True only when the snapshot is now known to hold the whole tree (it matched the full look, or
+/// was completed from it): only then may a caller that must be sure (`doctor --repair`) delete it.
+bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files);
 /// The trash ref a tree moved aside belongs to (from its name); "" when the name is not one.
 std::string aside_snapshot_ref(const std::string& aside_path);
 /// Whether every object the snapshot `commit` added is in the object store: the commit, its

@@ -179,6 +179,10 @@ moved_workspace(const Project& project, const std::vector<Workspace>& records, c
     if (tree.empty() || !util::is_directory(tree) || util::basename(tree) != util::basename(w.path))
       return std::nullopt;
     found.path = tree;
+    // Its root moved with it (a root inside the project, such as .worktrees).
+    if (!w.root.empty() &&
+        util::lexically_normal(w.root) == util::lexically_normal(util::dirname(w.path)))
+      found.root = util::dirname(tree);
     found.git_dir = moved_admin_dir(project, tree);
   }
   if (found.git_dir.empty()) return std::nullopt;
@@ -212,6 +216,7 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
         Workspace relinked = w;
         relinked.path = moved->path;
         relinked.git_dir = moved->git_dir;
+        relinked.root = moved->root;
         if (auto saved = registry.save(relinked); !saved) {
           out.problems.push_back(saved.error().message);
           continue;

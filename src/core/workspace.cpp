@@ -11,6 +11,7 @@
 #include "core/porcelain.hpp"
 #include "core/ports.hpp"
 #include "core/registry.hpp"
+#include "core/roots.hpp"
 #include "core/sandbox.hpp"
 #include "core/setup.hpp"
 #include "core/shadow.hpp"
@@ -197,17 +198,17 @@ void repoint_gitfile(const Workspace& w) {
   (void)util::write_file_atomic(util::join(w.path, ".git"), "gitdir: " + w.git_dir + "\n");
 }
 
-// Is `path` a place berth may delete? Only a direct child of a workspace root (the configured one
-// or the default), never through a symlinked parent.
-bool deletable_workspace_path(const Project& project, const std::string& path) {
-  std::string parent = util::dirname(path);
-  for (const auto& root : {project.workspace_root(), project.default_workspace_root()}) {
-    if (util::lexically_normal(parent) != util::lexically_normal(root)) continue;
-    auto real_parent = util::real_path(parent);
-    auto real_root = util::real_path(root);
-    if (real_parent && real_root && *real_parent == *real_root) return true;
-  }
-  return false;
+// BERTH_TEST_FAIL_AT=<step>: for berth's own tests only, in the spirit of git's GIT_TEST_*
+// variables. `create` fails at that step as if something real had gone wrong there, so the suite
+// can check that a failure at every step leaves nothing behind, also at steps no real failure
+// can be arranged for. Read here and nowhere else; documented in docs/errors.md.
+Result<void> test_failure_at(std::string_view step) {
+  static const char* wanted = std::getenv("BERTH_TEST_FAIL_AT");
+  if (wanted && step == wanted)
+    return fail(ErrorCode::io_error,
+                fmt::format("failure injected at step '{}' (BERTH_TEST_FAIL_AT)", step),
+                "unset BERTH_TEST_FAIL_AT: it is for berth's own tests");
+  return {};
 }
 
 // A relative workspace root inside the main checkout must not show up in `git status` there.
@@ -268,11 +269,11 @@ void roll_back(const Project& project, const Workspace& w, const std::string& st
     auto removed =
         git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
     if ((!removed || !removed->ok()) && util::is_directory(w.path) &&
-        deletable_workspace_path(project, w.path)) {
+        deletable_workspace_path(project, w)) {
       (void)util::remove_tree(w.path);
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
     }
-  } else if (util::is_directory(w.path) && deletable_workspace_path(project, w.path)) {
+  } else if (util::is_directory(w.path) && deletable_workspace_path(project, w)) {
     (void)util::remove_tree(w.path);
   }
   if (!start.empty())
@@ -301,7 +302,7 @@ Result<void> recover_interrupted(const Project& project) {
   for (auto& w : BERTH_TRY(registry.load_all())) {
     if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
     if (w.state == State::creating) {
-      roll_back(project, w, w.base);
+      roll_back(project, w, w.start.empty() ? w.base : w.start);
     } else if (w.state == State::discarding && !util::exists(w.path)) {
       // The snapshot was taken before anything was removed; finish the removal.
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
@@ -429,6 +430,8 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     w.branch = branch;
     w.base = plan.base;
     w.path = path;
+    w.root = project.workspace_root();
+    w.start = plan.start;
     w.owner = plan.owner;
     w.created = w.last_used = unix_now();
     hold(w, State::creating);
@@ -438,16 +441,22 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     w.port = BERTH_TRY(allocate_port_block(project, others));
     // The record goes first, marked "creating": if we die from here on, the next berth command
     // sees a dead holder and rolls everything back.
+    BERTH_TRY(test_failure_at("record"));
     BERTH_TRY(registry.save(w));
+    // From here on every failure undoes everything, the branch included: it did not exist when
+    // we looked under this lock, so one at `start` now is ours (git may have made it before
+    // failing, as `worktree add -b` does when the branch is checked out elsewhere).
+    auto undo = [&](Error e) -> Result<Created> {
+      roll_back(project, w, plan.start);
+      return tl::unexpected(std::move(e));
+    };
+    if (auto injected = test_failure_at("after-record"); !injected) return undo(injected.error());
 
     // A warm slot from the pool, if there is one: a rename and a ref update, no checkout.
     std::optional<TakenSlot> slot;
     if (!plan.no_pool) {
       auto taken = take_pool_slot(project, path, branch, plan.start, idle_lock_reason(w));
-      if (!taken) {
-        roll_back(project, w, {});
-        return tl::unexpected(taken.error());
-      }
+      if (!taken) return undo(taken.error());
       slot = *taken;
     }
     if (slot) {
@@ -459,34 +468,45 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
                               "--reason", idle_lock_reason(w), "-b", branch, path, plan.start});
       auto added = git_status_of(add);
       if (!added || !added->ok()) {
-        roll_back(project, w, {});
-        if (!added) return tl::unexpected(added.error());
-        return tl::unexpected(git_error(
+        if (!added) return undo(added.error());
+        // git's last line says why (an earlier one is its progress note).
+        Error e = git_error(
             add, *added,
-            fmt::format("cannot create workspace '{}': {}", plan.name, chomp(added->err))));
+            fmt::format("cannot create workspace '{}': {}", plan.name, last_line(added->err)));
+        e.hint = added->err.find("already") != std::string::npos
+                     ? fmt::format("`git worktree list` shows what holds branch {}; free it or "
+                                   "pick another name",
+                                   branch)
+                     : std::string("check that the workspace root is writable and has space, "
+                                   "then try again");
+        return undo(std::move(e));
       }
       // The admin dir comes from the .git file git just wrote; from now on berth uses its own
       // record of it and never reads the workspace's .git again.
       w.git_dir = read_gitfile(path);
-      if (w.git_dir.empty()) {
-        roll_back(project, w, plan.start);
-        return fail(ErrorCode::git_failed, fmt::format("git left no usable .git file in {}", path),
-                    "check that the workspace root is writable and run `berth new` again");
-      }
+      if (w.git_dir.empty())
+        return undo(Error{ErrorCode::git_failed,
+                          fmt::format("git left no usable .git file in {}", path),
+                          "check that the workspace root is writable and run `berth new` again",
+                          std::nullopt,
+                          {}});
     }
-    if (auto saved = registry.save(w); !saved) {
-      roll_back(project, w, plan.start);
-      return tl::unexpected(saved.error());
-    }
+    auto saved = test_failure_at("worktree");
+    if (saved) saved = registry.save(w);
+    if (!saved) return undo(saved.error());
   }
+  // Outside the lock, a failure takes the lock again to undo.
+  auto undo = [&](Error e) -> Result<Created> {
+    auto lock = registry.lock();
+    roll_back(project, w, plan.start);
+    return tl::unexpected(std::move(e));
+  };
 
   // Outside the lock: write the files. This is the slow part, and other workspaces proceed
   // meanwhile. Any failure (a filter erroring, a full disk) undoes everything.
-  if (auto filled = plan.populate(w, from); !filled) {
-    auto lock = registry.lock();
-    roll_back(project, w, plan.start);
-    return tl::unexpected(filled.error());
-  }
+  auto filled = test_failure_at("populate");
+  if (filled) filled = plan.populate(w, from);
+  if (!filled) return undo(filled.error());
   // A full checkout writes most files in the same second as the index: git then treats them as
   // "racily clean" and the agent's first `git status` re-hashes them all. On a large checkout,
   // wait for the clock to leave that second and refresh once, so the workspace is handed over
@@ -508,15 +528,13 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       created.warnings.push_back(
           fmt::format("post-checkout hook failed (exit {})", hooked->status()));
   }
+  if (auto injected = test_failure_at("hook"); !injected) return undo(injected.error());
 
   // Make it ready to work in: included files, caches, submodules, trusted setup commands. A
   // failing setup command keeps the workspace, marked, with the failure reported.
-  auto setup = set_up_workspace(project, w, plan.on_setup);
-  if (!setup) {
-    auto lock = registry.lock();
-    roll_back(project, w, plan.start);
-    return tl::unexpected(setup.error());
-  }
+  auto setup = test_failure_at("setup").and_then(
+      [&] { return set_up_workspace(project, w, plan.on_setup); });
+  if (!setup) return undo(setup.error());
   created.setup = *setup;
   if (setup->failed) {
     for (const auto& c : setup->commands)
@@ -531,7 +549,13 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     w.state = State::ready;
     w.holder_pid = 0;
     w.holder_start = 0;
-    BERTH_TRY(registry.save(w));
+    w.start.clear(); // only needed to undo a creation
+    auto ready = test_failure_at("ready");
+    if (ready) ready = registry.save(w);
+    if (!ready) {
+      roll_back(project, w, plan.start);
+      return tl::unexpected(ready.error());
+    }
   }
   created.workspace = w;
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
@@ -599,6 +623,8 @@ Result<Workspace> load_workspace(const Project& project, std::string_view name) 
   if (!record || record->name != name)
     return fail(ErrorCode::not_found, fmt::format("no workspace named '{}'", name),
                 "run `berth list` to see the workspaces");
+  // A record from before berth kept roots: its root as far as it can be told.
+  if (record->root.empty()) record->root = workspace_root_of(project, *record);
   // A moved repository: where git's links prove the workspace is now, so that
   // diff, accept or run work before any listing has re-linked the record on disk (this may run
   // under the lock, which re-linking takes; a command that saves the record keeps it).
@@ -705,6 +731,8 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
 Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
   BERTH_TRY(recover_interrupted(project));
   auto all = BERTH_TRY(registry_of(project).load_all());
+  for (auto& w : all)
+    if (w.root.empty()) w.root = workspace_root_of(project, w);
   std::vector<WorkspaceStatus> result(all.size());
   // Each workspace costs a `git status`: run them side by side, as many as there are cores.
   util::parallel_for(all.size(), [&](size_t i) { result[i] = status_of(project, all[i]); });
@@ -770,13 +798,16 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     auto records = BERTH_TRY(registry.load_all());
     BERTH_TRY(may_delete_tree(project, records, w));
   }
-  if ((present || symlinked) && !deletable_workspace_path(project, w.path))
-    return fail(
-        ErrorCode::unsafe_path,
-        fmt::format(
-            "workspace '{}' lies outside berth's workspace root ({}): berth will not delete {}",
-            w.name, project.workspace_root(), w.path),
-        "move or delete that directory yourself, then run `berth discard` again");
+  // Its own root decides, not today's configuration: a workspace made under another
+  // `workspace_root` is still berth's to delete.
+  if ((present || symlinked) && !deletable_workspace_path(project, w)) {
+    std::string root = workspace_root_of(project, w);
+    return fail(ErrorCode::unsafe_path,
+                fmt::format("workspace '{}' lies outside its workspace root ({}): berth will not "
+                            "delete {}",
+                            w.name, root.empty() ? project.workspace_root() : root, w.path),
+                "move or delete that directory yourself, then run `berth discard` again");
+  }
 
   // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
   // tree is walked once, not twice; only --no-trash needs a status first.
@@ -810,8 +841,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // A tree left to the background deleter is counted there (a walk of the whole tree, which
   // discard does not wait for; `restore --list` shows the count); one deleted here is counted
   // while the snapshot is taken, each walk on its own core.
-  bool background = present && trash == Trash::yes && project.config().get_int("pool.size") > 0 &&
-                    util::dirname(w.path) == project.workspace_root();
+  bool background = present && trash == Trash::yes && project.config().get_int("pool.size") > 0;
   d.ignored_counted = !background;
   std::future<std::pair<uint64_t, uint64_t>> ignored;
   if (present && !background)
@@ -850,10 +880,10 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // Move the tree aside (a rename), so the lock is released before the slow deletion.
   std::string doomed = w.path;
   if (present) {
+    // Into the .trash folder of its own root (deletable_workspace_path made sure the path is a
+    // direct child of it): a rename, never a copy across file systems.
     std::string aside =
-        util::join(util::dirname(w.path) == project.workspace_root()
-                       ? trash_dir(project)
-                       : util::join(util::dirname(w.path), ".trash"),
+        util::join(util::join(util::dirname(w.path), ".trash"),
                    d.snapshot ? aside_name(w.name, d.snapshot->ref)
                               : fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
     if (util::make_dirs(util::dirname(aside)) &&
@@ -863,6 +893,17 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
              .map([](const util::ProcessResult& r) { return r.ok(); })
              .value_or(false)))
       doomed = aside;
+  }
+  if (doomed != w.path) {
+    // The tree aside keeps its admin dir (the deleter's full look reads its index) but lets go
+    // of the branch: a HEAD still on it would make git refuse the name to the next `new` or
+    // `restore` ("already checked out") until the tree is deleted. HEAD is detached in place.
+    Workspace aside = w;
+    aside.path = doomed;
+    (void)git_status_of(workspace_call(
+        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
+    // A root other than today's: the background deleter learns of it here.
+    if (background) note_trash_root(project, util::dirname(w.path));
   }
   if (doomed == w.path) {
     auto removed =
@@ -894,11 +935,13 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   { auto released = std::move(lock); }
 
   if (doomed != w.path) {
-    if (background && util::dirname(doomed) == trash_dir(project)) {
+    if (background) {
       // The tree is deleted by the background pool filler, which also refills the pool: discard
       // returns now, whatever the size of the tree.
       pool_refill_in_background(project);
     } else {
+      // Not while a deleter (started when a pool was in use) works on the same folder.
+      auto reaping = lock_trash(project);
       settle_aside(project, doomed, false);
       if (!remove_aside(project, doomed))
         d.warnings.push_back(fmt::format("could not delete {}; remove it by hand", doomed));

@@ -4,6 +4,7 @@
 // holder can never leave a stale lock behind (unlike git's O_EXCL *.lock files).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <tl/expected.hpp>
 
@@ -13,6 +14,8 @@ class FileLock {
 public:
   /// Block until the lock at `path` (created if missing) is ours.
   static tl::expected<FileLock, std::string> acquire(const std::string& path);
+  /// The lock at `path` if nobody holds it now; none (without waiting) when someone does.
+  static tl::expected<std::optional<FileLock>, std::string> try_acquire(const std::string& path);
 
   FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   FileLock& operator=(FileLock&&) = delete;

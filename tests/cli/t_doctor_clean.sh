@@ -5,7 +5,7 @@ make_repo app
 ws=$(berth new x)
 echo work >"$ws/w.txt"
 assert_eq "$(berth doctor)" "all good"
-assert_eq "$(berth --json doctor | jq -c .)" '{"problems":[],"repaired":[]}'
+assert_eq "$(berth --json doctor | jq -c .)" '{"pending":[],"problems":[],"repaired":[]}'
 before=$(fingerprint)
 assert_eq "$(berth doctor --repair)" "all good"
 assert_unchanged "$before"

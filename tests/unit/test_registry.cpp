@@ -33,6 +33,8 @@ berth::Workspace sample(const std::string& name = "feat/search") {
   w.created = 1763816578;
   w.last_used = 1763816600;
   w.state = berth::State::ready;
+  w.root = "/home/u/.local/share/berth/proj-0123abcd";
+  w.start = "89abcdef0123456789abcdef0123456789abcdef";
   return w;
 }
 
@@ -84,6 +86,8 @@ TEST(Record, RoundTripKeepsEveryField) {
     EXPECT_EQ(back->state, state);
     EXPECT_EQ(back->holder_pid, 4242);
     EXPECT_EQ(back->holder_start, 987654321);
+    EXPECT_EQ(back->root, w.root);
+    EXPECT_EQ(back->start, w.start);
     // And whatever fields are added later: writing it again gives the same bytes.
     EXPECT_EQ(berth::workspace_to_record(*back), text);
   }
@@ -108,6 +112,8 @@ TEST(Record, OptionalFieldsDefault) {
   EXPECT_EQ(w->created, 0);
   EXPECT_EQ(w->state, berth::State::ready) << "a record without state is ready";
   EXPECT_EQ(w->holder_pid, 0);
+  EXPECT_EQ(w->root, "") << "records from before berth kept roots";
+  EXPECT_EQ(w->start, "");
 }
 
 TEST(Record, UnknownFieldsAreIgnored) {

@@ -1,0 +1,35 @@
+// Workspace roots: the folders workspaces live in. The configured `workspace_root` may change
+// (or be given for one command with `-c workspace_root=DIR`), so each record keeps the root its
+// workspace was made under, and whatever deletes trees (discard, the background deleter, doctor)
+// knows every root in use, not only today's.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <string>
+#include <vector>
+
+namespace berth {
+
+/// The root `workspace` lives under: the one its record names, or for a record written before
+/// berth kept it, its path's parent when that is the configured or the default root. "" when
+/// neither: such a workspace is not berth's to delete.
+std::string workspace_root_of(const Project& project, const Workspace& workspace);
+
+/// May berth delete the workspace's directory? Only a direct child of the root its record names
+/// (never the root itself, the project's checkout or git dir, or anything holding them).
+bool deletable_workspace_path(const Project& project, const Workspace& workspace);
+
+/// Every root in use: the configured and default ones, each record's, and those whose `.trash`
+/// holds a discarded tree (remembered by note_trash_root). Lexically normal, no duplicates.
+std::vector<std::string> workspace_roots(const Project& project);
+
+/// Under the project lock: remember that `root`'s `.trash` holds a tree for the background
+/// deleter (nothing to remember for the default root, always looked at; the configured one may
+/// be configured for one command only).
+void note_trash_root(const Project& project, const std::string& root);
+
+/// Under the project lock: forget the remembered roots whose `.trash` is gone or empty.
+void forget_empty_trash_roots(const Project& project);
+
+} // namespace berth
