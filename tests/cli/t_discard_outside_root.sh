@@ -2,7 +2,7 @@
 # changed) keeps that root in its record: without the flag it is listed and found, discarded (its
 # tree deleted, also by the background deleter, which learns of DIR), and restored. A record
 # written before berth kept roots, whose path lies outside today's roots, or one naming the
-# project's checkout, is never deleted: unsafe_path (exit 5), nothing changed.
+# project's checkout, is never deleted: unsafe_path / record_mismatch (exit 5), nothing changed.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
 make_repo app
@@ -22,10 +22,11 @@ expect_error unsafe_path 5 berth --json discard x >/dev/null
 expect_error unsafe_path 5 berth --json discard x --force >/dev/null
 assert_unchanged "$before"
 assert_eq "$(tree_digest "$ws")" "$files"
-# A record whose root and path name the project's own checkout: never deleted either.
+# A record whose root and path name the project's own checkout: never deleted either (the
+# record claims a tree that is not a workspace's: record_mismatch).
 jq --arg root "$T" --arg path "$PWD" '.root = $root | .path = $path' "$T/record.json" >"$record"
 before=$(fingerprint)
-expect_error unsafe_path 5 berth --json discard x >/dev/null
+expect_error record_mismatch 5 berth --json discard x >/dev/null
 assert_unchanged "$before"
 cp "$T/record.json" "$record"
 
