@@ -912,9 +912,8 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   //    are, whatever the strategy and whatever happens next.
   Captured now = BERTH_TRY(capture(project, w));
   // Never a gitlink the project cannot follow: submodule commits made reachable, or refused.
-  auto gitlinks =
-      BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink, options.dry_run));
-  a.warnings.insert(a.warnings.end(), gitlinks.begin(), gitlinks.end());
+  GitlinkCheck gitlinks = BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink));
+  a.warnings.insert(a.warnings.end(), gitlinks.warnings.begin(), gitlinks.warnings.end());
   std::string source = now.head;
   if (!now.clean())
     source = BERTH_TRY(make_commit(project, now.work_tree, {now.head},
@@ -1001,6 +1000,10 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
     a.new_commit = new_commit;
     return a;
   }
+  // The submodule commits it lands, kept where the project can follow them: only now that
+  // nothing refuses (a ref of berth's in the user's module repository; harmless if the landing
+  // itself then fails).
+  BERTH_TRY(keep_gitlink_commits(gitlinks.keep));
 
   // 4. Land it. In a checkout: record the intent, then, with the branch's refs locked, write
   //    exactly the changed paths (a two-way read-tree keeps every other staged or unstaged change

@@ -514,10 +514,10 @@ bool contained(const std::string& git_dir, const std::string& commit, const char
 
 } // namespace
 
-Result<std::vector<std::string>> check_gitlinks(const Project& project, const Workspace& w,
-                                                const Captured& now, bool allow_gitlink,
-                                                bool dry_run) {
-  std::vector<std::string> warnings;
+Result<GitlinkCheck> check_gitlinks(const Project& project, const Workspace& w, const Captured& now,
+                                    bool allow_gitlink) {
+  GitlinkCheck check;
+  auto& warnings = check.warnings;
   for (const auto& n : now.nested) {
     if (n.gitlink) {
       if (n.modified || n.untracked)
@@ -542,7 +542,7 @@ Result<std::vector<std::string>> check_gitlinks(const Project& project, const Wo
   auto changes = parse_diff_raw(raw.out);
   if (std::none_of(changes.begin(), changes.end(),
                    [](const RawChange& c) { return c.new_mode == "160000"; }))
-    return warnings;
+    return check;
   std::map<std::string, std::string> modules; // path -> submodule name
   auto listed = BERTH_TRY(
       git_status_of(repo_call(project, {"config", "-z", "--blob", now.work_tree + ":.gitmodules",
@@ -576,12 +576,11 @@ Result<std::vector<std::string>> check_gitlinks(const Project& project, const Wo
       if (contained(mine, c.new_oid, "refs")) continue;
       if (!here.empty() && !rev(nested_call(here, "", {}), c.new_oid + "^{commit}").empty()) {
         std::string ref = "refs/berth/landed/" + c.new_oid;
-        if (!dry_run)
-          BERTH_TRY(git(fetch_objects(nested_call(mine, "", {}), here, {c.new_oid + ":" + ref})));
-        warnings.push_back(fmt::format("the submodule commit {} of {} {} in {} as {} "
-                                       "(push it to the submodule's remote too)",
-                                       c.new_oid.substr(0, 12), c.path,
-                                       dry_run ? "would be kept" : "is kept", mine, ref));
+        check.keep.push_back({mine, here, c.new_oid, ref});
+        warnings.push_back(fmt::format("the submodule commit {} of {} is only in the workspace: "
+                                       "accept keeps it in {} as {} (push it to the "
+                                       "submodule's remote too)",
+                                       c.new_oid.substr(0, 12), c.path, mine, ref));
         continue;
       }
     }
@@ -599,7 +598,13 @@ Result<std::vector<std::string>> check_gitlinks(const Project& project, const Wo
                             "--allow-gitlink",
                             util::join(w.path, c.path)));
   }
-  return warnings;
+  return check;
+}
+
+Result<void> keep_gitlink_commits(const std::vector<KeptGitlink>& keep) {
+  for (const auto& k : keep)
+    BERTH_TRY(git(fetch_objects(nested_call(k.module, "", {}), k.from, {k.oid + ":" + k.ref})));
+  return {};
 }
 
 std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen) {

@@ -23,17 +23,31 @@ std::string nested_git_dir(const Workspace& workspace, const std::string& path);
 /// have no commit yet (git can stage neither their files nor a gitlink; the trash keeps them).
 std::vector<std::string> stageable_paths(const Workspace& workspace, const StatusSummary& summary);
 
+/// A submodule commit that only the workspace's module repository has, to be fetched into the
+/// project's (`module`) under `ref` once the accept is certain to land.
+struct KeptGitlink {
+  std::string module, from, oid, ref;
+};
+struct GitlinkCheck {
+  std::vector<std::string> warnings;
+  std::vector<KeptGitlink> keep;
+};
+
 /// Before an accept lands `now` (the workspace's captured state): every gitlink it changed must
-/// lead somewhere the project can follow. A submodule's new commit is fetched into the project's
-/// module repository (<common>/modules/<name>) under refs/berth/landed/ unless its remote has it
-/// already; one that can be made reachable nowhere is `unreachable_gitlink`, a gitlink that is
+/// lead somewhere the project can follow. A submodule's new commit that its remote does not have
+/// is to be kept in the project's module repository (<common>/modules/<name>) under
+/// refs/berth/landed/ (`keep`: nothing is fetched here, so a refused or failed accept changes
+/// nothing); one that can be made reachable nowhere is `unreachable_gitlink`, a gitlink that is
 /// no submodule (a repository the agent made) `nested_repository`, both unless `allow_gitlink`.
 /// A nested repository without a commit cannot land at all: `nested_repository` too, unless
-/// `allow_gitlink` (it then stays out). With `dry_run` nothing is fetched. Warnings: work inside
-/// submodules that does not land (uncommitted or untracked).
-Result<std::vector<std::string>> check_gitlinks(const Project& project, const Workspace& workspace,
-                                                const Captured& now, bool allow_gitlink,
-                                                bool dry_run);
+/// `allow_gitlink` (it then stays out). Warnings: work inside submodules that does not land
+/// (uncommitted or untracked).
+Result<GitlinkCheck> check_gitlinks(const Project& project, const Workspace& workspace,
+                                    const Captured& now, bool allow_gitlink);
+
+/// Fetch the commits `check_gitlinks` named into the project's module repositories: called by
+/// accept right before it lands.
+Result<void> keep_gitlink_commits(const std::vector<KeptGitlink>& keep);
 
 /// The nested repositories a status names, as the public API shows them.
 std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen);

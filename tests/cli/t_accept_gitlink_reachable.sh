@@ -18,8 +18,18 @@ commit_file lib.c 'int lib(int);' 'agent change'
 sub_commit=$(git rev-parse HEAD)
 cd "$T/app"
 json=$(berth --json accept sub --strategy squash --dry-run 2>/dev/null)
-assert_contains "$(jq -r '.warnings[]' <<<"$json")" "would be kept"
+assert_contains "$(jq -r '.warnings[]' <<<"$json")" "accept keeps it"
 assert_eq "$(git --git-dir=.git/modules/third_party/x for-each-ref refs/berth)" "" "a dry run keeps nothing"
+# A refused accept keeps nothing either: the commit is fetched only once the landing is certain.
+echo 'user edit' >README.md
+git add README.md
+before=$(fingerprint)
+echo 'agent edit' >"$ws/README.md"
+expect_error dirty_target 5 berth --json accept sub --strategy squash >/dev/null
+assert_unchanged "$before"
+assert_eq "$(git --git-dir=.git/modules/third_party/x for-each-ref refs/berth)" "" "a refused accept keeps nothing"
+git reset -q --hard
+git -C "$ws" checkout -q -- README.md
 json=$(berth --json accept sub --strategy squash 2>/dev/null)
 [[ ! -e $ws ]]
 assert_eq "$(git rev-parse HEAD:third_party/x)" "$sub_commit" "the gitlink landed"
