@@ -196,6 +196,23 @@ make_repo() {
   git commit -q -m "first commit"
 }
 
+# make_twenty_files_repo FILTER: make_repo app, plus c/f1.txt..c/f20.txt ("old N") committed behind
+# `*.txt filter=FILTER` (configure the filter afterwards): the accept crash and repair tests.
+make_twenty_files_repo() {
+  make_repo app
+  echo "*.txt filter=$1" >.gitattributes
+  mkdir c
+  local i
+  for i in $(seq 1 20); do echo "old $i" >"c/f$i.txt"; done
+  git add -A && git commit -q -m "twenty files"
+}
+
+# rewrite_twenty DIR: every c/fN.txt in DIR gets "new N" (not committed).
+rewrite_twenty() {
+  local i
+  for i in $(seq 1 20); do echo "new $i" >"$1/c/f$i.txt"; done
+}
+
 # commit_file PATH CONTENT [MESSAGE]: write and commit one file in the current worktree.
 commit_file() {
   mkdir -p "$(dirname "$1")"

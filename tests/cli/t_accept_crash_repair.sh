@@ -4,15 +4,11 @@
 # at its new content, the checkout clean apart from the user's own edits, which stay
 # byte-identical.
 . "$(dirname "$0")/common.sh"
-make_repo app
-echo '*.txt filter=slow' >.gitattributes
-mkdir c
-for i in $(seq 1 20); do echo "old $i" >"c/f$i.txt"; done
-git add -A && git commit -q -m "twenty files"
+make_twenty_files_repo slow
 old=$(git rev-parse HEAD)
 ws=$(berth new x)
 cd "$ws"
-for i in $(seq 1 20); do echo "new $i" >"c/f$i.txt"; done
+rewrite_twenty .
 git commit -qam "rewrite twenty files"
 new=$(git rev-parse HEAD)
 cd "$T/app"

@@ -4,13 +4,9 @@
 # doctor` reports the interrupted accept (it never says all good over half-written files), and
 # `doctor --repair` settles it once the cause is gone.
 . "$(dirname "$0")/common.sh"
-make_repo app
-echo '*.txt filter=flaky' >.gitattributes
-mkdir c
-for i in $(seq 1 20); do echo "old $i" >"c/f$i.txt"; done
-git add -A && git commit -q -m "twenty files"
+make_twenty_files_repo flaky
 ws=$(berth new x)
-for i in $(seq 1 20); do echo "new $i" >"$ws/c/f$i.txt"; done
+rewrite_twenty "$ws"
 git -C "$ws" commit -qam "rewrite"
 git config filter.flaky.clean cat
 git config filter.flaky.required true

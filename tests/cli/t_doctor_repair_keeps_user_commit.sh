@@ -3,13 +3,9 @@
 # does not contain: it never stages a deletion or a revert of a file the user committed, and the
 # files they committed stay as they are.
 . "$(dirname "$0")/common.sh"
-make_repo app
-echo '*.txt filter=slow' >.gitattributes
-mkdir c
-for i in $(seq 1 20); do echo "old $i" >"c/f$i.txt"; done
-git add -A && git commit -q -m "twenty files"
+make_twenty_files_repo slow
 ws=$(berth new x)
-for i in $(seq 1 20); do echo "new $i" >"$ws/c/f$i.txt"; done
+rewrite_twenty "$ws"
 for i in $(seq 1 5); do echo "added $i" >"$ws/c/add$i.txt"; done
 git -C "$ws" add -A && git -C "$ws" commit -qm "rewrite and add"
 git config filter.slow.smudge "sh -c 'sleep 0.1; cat'"

@@ -4,14 +4,10 @@
 # (exit 1); their index entries follow HEAD (a later commit cannot silently undo the change); the
 # user's unrelated edits stay byte-identical.
 . "$(dirname "$0")/common.sh"
-make_repo app
-echo '*.txt filter=slow' >.gitattributes
-mkdir c
-for i in $(seq 1 20); do echo "old $i" >"c/f$i.txt"; done
-git add -A && git commit -q -m "twenty files"
+make_twenty_files_repo slow
 old=$(git rev-parse HEAD)
 ws=$(berth new x)
-for i in $(seq 1 20); do echo "new $i" >"$ws/c/f$i.txt"; done
+rewrite_twenty "$ws"
 git config filter.slow.smudge "sh -c 'sleep 0.1; cat'"
 echo "user edit" >>README.md
 

@@ -3,13 +3,9 @@
 # files back to the old state instead of finishing, keeps the user's commit, and touches nothing
 # else.
 . "$(dirname "$0")/common.sh"
-make_repo app
-echo '*.txt filter=slow' >.gitattributes
-mkdir c
-for i in $(seq 1 20); do echo "old $i" >"c/f$i.txt"; done
-git add -A && git commit -q -m "twenty files"
+make_twenty_files_repo slow
 ws=$(berth new x)
-for i in $(seq 1 20); do echo "new $i" >"$ws/c/f$i.txt"; done
+rewrite_twenty "$ws"
 git -C "$ws" commit -qam "rewrite"
 git config filter.slow.smudge "sh -c 'sleep 0.1; cat'"
 echo scratch >scratch.md
