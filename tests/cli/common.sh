@@ -196,6 +196,19 @@ make_repo() {
   git commit -q -m "first commit"
 }
 
+# make_filtered_repo NFILES: make_repo app NFILES, plus data.dat ("payload") committed behind a
+# required filter `boom` that works (cat) until a test makes its smudge fail
+# (git config filter.boom.smudge "sh -c 'exit 3'"): a checkout that fails half-way.
+make_filtered_repo() {
+  make_repo app "$1"
+  echo '*.dat filter=boom' >.gitattributes
+  echo payload >data.dat
+  git add -A && git commit -q -m "filtered data"
+  git config filter.boom.clean cat
+  git config filter.boom.smudge cat
+  git config filter.boom.required true
+}
+
 # make_twenty_files_repo FILTER: make_repo app, plus c/f1.txt..c/f20.txt ("old N") committed behind
 # `*.txt filter=FILTER` (configure the filter afterwards): the accept crash and repair tests.
 make_twenty_files_repo() {

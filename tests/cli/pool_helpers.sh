@@ -64,3 +64,10 @@ _pool_exit() {
   for pid in $(pool_fillers); do kill -9 "$pid" 2>/dev/null || true; done
 }
 trap '_pool_status=$?; _pool_exit; cleanup "$_pool_status"' EXIT
+
+# fingerprint | without_pool: the fingerprint without the pool's slots and records (a failed
+# `new` or `restore` may use up a slot: the pool is a cache).
+without_pool() {
+  { grep -v -e '/\.pool/' -e ' \./pool/' -e '^locked berth: pool slot' -e '^detached$' -e '^HEAD ' ||
+    true; } | cat -s
+}

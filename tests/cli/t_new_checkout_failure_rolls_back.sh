@@ -1,13 +1,7 @@
 # A checkout that fails halfway (a required filter errors) leaves no worktree, branch, directory
 # or record behind.
 . "$(dirname "$0")/common.sh"
-make_repo app 30
-echo '*.dat filter=boom' >.gitattributes
-echo payload >data.dat
-git add -A && git commit -q -m "filtered data"
-git config filter.boom.clean cat
-git config filter.boom.smudge cat
-git config filter.boom.required true
+make_filtered_repo 30
 berth new other >/dev/null # an unrelated workspace, made while the filter worked
 git config filter.boom.smudge "sh -c 'exit 3'"
 other=$(berth path other)

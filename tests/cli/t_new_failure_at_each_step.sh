@@ -5,20 +5,9 @@
 # slot a failed `new` took is gone (the pool is a cache), nothing else.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
-make_repo app 20
-echo '*.dat filter=boom' >.gitattributes
-echo payload >data.dat
-git add -A && git commit -q -m "filtered data"
-git config filter.boom.clean cat
-git config filter.boom.smudge cat
-git config filter.boom.required true
+make_filtered_repo 20
 berth new other >/dev/null # the root exists, and a workspace that must stay untouched
 
-# The fingerprint without the pool's slots and records.
-no_pool() {
-  { grep -v -e '/\.pool/' -e ' \./pool/' -e '^locked berth: pool slot' -e '^detached$' -e '^HEAD ' ||
-    true; } | cat -s
-}
 
 # fails_cleanly STATUS CODE CMD...: CMD (a `berth --json new x`, with BERTH_TEST_FAIL_AT=$fail_at)
 # fails so, changes nothing, and then `new x` works.
@@ -27,9 +16,9 @@ fails_cleanly() {
   local status=$1 code=$2 before
   shift 2
   wait_for_fillers # (the deleter of the last discard writes in the registry while it works)
-  before=$(fingerprint | no_pool)
+  before=$(fingerprint | without_pool)
   BERTH_TEST_FAIL_AT=$fail_at expect_error "$code" "$status" "$@" >/dev/null
-  assert_eq "$(fingerprint | no_pool)" "$before" "fingerprint after a failed: $*"
+  assert_eq "$(fingerprint | without_pool)" "$before" "fingerprint after a failed: $*"
   not 1 git rev-parse --verify -q refs/heads/berth/x >/dev/null
   ws=$(berth new x)
   assert_eq "$(cat "$ws/data.dat")" payload

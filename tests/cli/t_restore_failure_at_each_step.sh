@@ -5,24 +5,13 @@
 # erroring), BERTH_TEST_FAIL_AT (for tests only) for the other steps, without and with a pool.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
-make_repo app 20
-echo '*.dat filter=boom' >.gitattributes
-echo payload >data.dat
-git add -A && git commit -q -m "filtered data"
-git config filter.boom.clean cat
-git config filter.boom.smudge cat
-git config filter.boom.required true
+make_filtered_repo 20
 ws=$(berth new x)
 echo "work" >"$ws/work.txt"
 git -C "$ws" add work.txt && git -C "$ws" commit -q -m "work on x"
 echo "more" >"$ws/more.txt"
 berth discard x >/dev/null 2>&1
 
-# The fingerprint without the pool's slots and records (a failed restore may use up a slot).
-no_pool() {
-  { grep -v -e '/\.pool/' -e ' \./pool/' -e '^locked berth: pool slot' -e '^detached$' -e '^HEAD ' ||
-    true; } | cat -s
-}
 restores() { # the restore works, with the work and the commit, and x goes back to the trash
   ws=$(berth restore x)
   assert_eq "$(cat "$ws/work.txt") $(cat "$ws/more.txt")" "work more"
@@ -32,9 +21,9 @@ restores() { # the restore works, with the work and the commit, and x goes back 
 fails_cleanly() { # CODE: `restore x` fails with CODE (exit 1) and changes nothing
   local before
   wait_for_fillers # (the deleter of the last discard writes in the registry while it works)
-  before=$(fingerprint | no_pool)
+  before=$(fingerprint | without_pool)
   BERTH_TEST_FAIL_AT=${fail_at:-} expect_error "$1" 1 berth --json restore x >/dev/null
-  assert_eq "$(fingerprint | no_pool)" "$before" "fingerprint after a failed restore"
+  assert_eq "$(fingerprint | without_pool)" "$before" "fingerprint after a failed restore"
   not 1 git rev-parse --verify -q refs/heads/berth/x >/dev/null
 }
 
