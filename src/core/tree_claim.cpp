@@ -128,6 +128,16 @@ std::string tree_claim_problem(const Project& project, const std::vector<Workspa
   return {};
 }
 
+std::string creation_admin_dir(const Project& project, const std::vector<Workspace>& records,
+                               const Workspace& w) {
+  if (!w.git_dir.empty()) return {};
+  auto admins = admin_dirs_of(project, w.path);
+  if (admins.size() != 1) return {};
+  for (const auto& other : records)
+    if (other.name != w.name && same_place(other.git_dir, admins.front())) return {};
+  return util::real_path(admins.front()).value_or(admins.front());
+}
+
 Result<void> may_delete_tree(const Project& project, const std::vector<Workspace>& records,
                              const Workspace& w) {
   std::string problem = tree_claim_problem(project, records, w);

@@ -23,6 +23,11 @@ namespace berth {
 /// never got one) skips the checks that need it.
 std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,
                                const Workspace& w);
+/// The admin dir git made for `w`'s tree when a creation was cut short before its record learnt
+/// it (`w.git_dir` empty: killed right after `git worktree add`): the only admin dir whose
+/// `gitdir` names the tree, and no other record's. "" when there is none, or no single one.
+std::string creation_admin_dir(const Project& project, const std::vector<Workspace>& records,
+                               const Workspace& w);
 /// The same, as the refusal every deletion path returns: Error{record_mismatch} (exit 5).
 Result<void> may_delete_tree(const Project& project, const std::vector<Workspace>& records,
                              const Workspace& w);

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <ctime>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -201,9 +202,11 @@ void repoint_gitfile(const Workspace& w) {
 // BERTH_TEST_FAIL_AT=<step>: for berth's own tests only, in the spirit of git's GIT_TEST_*
 // variables. `create` fails at that step as if something real had gone wrong there, so the suite
 // can check that a failure at every step leaves nothing behind, also at steps no real failure
-// can be arranged for. Read here and nowhere else; documented in docs/errors.md.
+// can be arranged for. `<step>:kill` dies there by SIGKILL instead, as a kill -9 would: what the
+// next command's recovery must undo. Read here and nowhere else; documented in docs/errors.md.
 Result<void> test_failure_at(std::string_view step) {
   static const char* wanted = std::getenv("BERTH_TEST_FAIL_AT");
+  if (wanted && fmt::format("{}:kill", step) == wanted) ::kill(::getpid(), SIGKILL);
   if (wanted && step == wanted)
     return fail(ErrorCode::io_error,
                 fmt::format("failure injected at step '{}' (BERTH_TEST_FAIL_AT)", step),
@@ -255,12 +258,17 @@ bool repository_has_commits(const Project& project) {
 
 // Undo a half-made workspace: its worktree, its branch (only if it still points where we created
 // it) and its record. Called under the lock.
-void roll_back(const Project& project, const Workspace& w, const std::string& start) {
+void roll_back(const Project& project, const Workspace& made, const std::string& start) {
+  auto records = registry_of(project).load_all();
+  if (!records) return;
+  // A creation killed right after `git worktree add` left its record without the admin dir git
+  // made for it: that one (the only one naming the tree, no other record's) is the record's.
+  Workspace w = made;
+  if (w.git_dir.empty()) w.git_dir = creation_admin_dir(project, *records, w);
   // A record (a dead creator's, read back from disk) never authorises deleting a tree git or
   // another record says is someone else's: then nothing is undone (its branch may be that tree's
   // HEAD), and `berth doctor` names the record.
-  auto records = registry_of(project).load_all();
-  if (!records || !tree_claim_problem(project, *records, w).empty()) return;
+  if (!tree_claim_problem(project, *records, w).empty()) return;
   bool registered = false;
   if (auto list = worktrees(project))
     for (const auto& entry : *list)
