@@ -83,6 +83,12 @@ struct Scratch {
     if (!path.empty()) ::unlink(path.c_str());
   }
 };
+struct ScratchRepo {
+  std::string path;
+  ~ScratchRepo() {
+    if (!path.empty()) (void)util::remove_tree(path);
+  }
+};
 
 // The contents of `oids` (blobs), read through one `cat-file --batch`.
 Result<std::vector<std::string>> read_blobs(GitCall cat, const std::vector<std::string>& oids) {
@@ -304,10 +310,15 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
 // One nested repository as a commit in the project's object database (see docs/decisions/0003).
 // `recorded`: commits the workspace's history records for it (gitlinks), kept even when no ref
 // of its own leads to them any more.
+// `with_files` false: its work tree is gone (the workspace's directory was deleted), its module
+// repository is all there is; the record's files are then HEAD's (Berth-Nested-Files: head).
 Result<std::string> save_one(const Project& project, const Workspace& w, const std::string& path,
                              const std::string& git_dir, const std::vector<std::string>& recorded,
-                             std::vector<std::string>& warnings) {
-  std::string dir = util::join(w.path, path);
+                             std::vector<std::string>& warnings, bool with_files = true) {
+  // (Without its work tree, the git dir stands in for it: the module's core.worktree names a
+  // folder that is gone, and git would refuse to start there.)
+  std::string dir = with_files ? util::join(w.path, path) : git_dir;
+  std::string no_tree = with_files ? std::string() : git_dir; // for calls that need no work tree
   GitCall in = nested_call(git_dir, dir, {});
   std::string head = rev(in, "HEAD^{commit}");
   GitCall sym = nested_call(git_dir, dir, {"symbolic-ref", "-q", "HEAD"});
@@ -342,15 +353,15 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
   // The staged state, from a copy of its index, as a commit on its HEAD (in its own database:
   // git makes its trees from its own objects), unsigned whatever its config says.
   std::string staged = head.empty() ? std::string(kEmptyTree) : rev(in, head + "^{tree}");
-  if (util::exists(util::join(git_dir, "index"))) {
+  if (with_files && util::exists(util::join(git_dir, "index"))) {
     Scratch copy{scratch_path(project, "nested-staged")};
     if (copy_index(util::join(git_dir, "index"), copy.path)) {
-      GitCall write = nested_call(git_dir, "", {"write-tree"});
+      GitCall write = nested_call(git_dir, no_tree, {"write-tree"});
       write.env["GIT_INDEX_FILE"] = copy.path;
       if (auto tree = git_status_of(write); tree && tree->ok()) staged = chomp(tree->out);
     }
   }
-  GitCall index_commit = nested_call(git_dir, "", {"commit-tree", "--no-gpg-sign", staged});
+  GitCall index_commit = nested_call(git_dir, no_tree, {"commit-tree", "--no-gpg-sign", staged});
   if (!head.empty()) index_commit.args.insert(index_commit.args.end(), {"-p", head});
   index_commit.env = berth_identity();
   index_commit.input = fmt::format("berth index of {}\n", path);
@@ -364,14 +375,35 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
     if (std::find(wanted.begin(), wanted.end(), oid) == wanted.end() &&
         !rev(in, oid + "^{commit}").empty())
       wanted.push_back(oid);
-  BERTH_TRY(git(fetch_objects(repo_call(project, {}), git_dir, wanted)));
+  if (with_files) {
+    BERTH_TRY(git(fetch_objects(repo_call(project, {}), git_dir, wanted)));
+  } else {
+    // Fetched through a scratch repository that borrows its objects: the git that serves a
+    // fetch would start in the module's core.worktree, which is gone (and its config is not
+    // changed: a refused discard leaves the module as it was).
+    ScratchRepo borrow{scratch_path(project, "nested-module")};
+    BERTH_TRY(git(GitCall{{"init", "-q", "--bare", "--", borrow.path},
+                          project.common_dir(),
+                          {},
+                          {},
+                          util::Stream::pipe}));
+    auto objects = util::real_path(util::join(git_dir, "objects"));
+    if (!objects) return fail(ErrorCode::io_error, objects.error());
+    if (auto linked = util::write_file_atomic(util::join(borrow.path, "objects/info/alternates"),
+                                              *objects + "\n");
+        !linked)
+      return fail(ErrorCode::io_error, linked.error());
+    BERTH_TRY(git(fetch_objects(repo_call(project, {}), borrow.path, wanted)));
+  }
 
-  std::string files = BERTH_TRY(nested_files_tree(project, git_dir, dir, warnings, path));
+  std::string files =
+      with_files ? BERTH_TRY(nested_files_tree(project, git_dir, dir, warnings, path)) : staged;
   std::string module = module_of(w, git_dir);
   std::string message =
       fmt::format("berth nested: {}\n\nBerth-Nested-Path: {}\nBerth-Nested-Kind: {}\n"
                   "Berth-Nested-Module: {}\nBerth-Nested-Head: {}\nBerth-Nested-Head-Ref: {}\n",
                   path, path, module.empty() ? "repository" : "submodule", module, head, head_ref);
+  if (!with_files) message += "Berth-Nested-Files: head\n";
   for (const auto& [oid, name] : refs)
     message += fmt::format("Berth-Nested-Ref: {} {}\n", oid, name);
   // Where its remotes are and what its branches track (the rest of its config is not kept).
@@ -607,6 +639,23 @@ Result<void> keep_gitlink_commits(const std::vector<KeptGitlink>& keep) {
   return {};
 }
 
+namespace {
+
+// The commit that holds the nested records `kept` as its parents, or "" when there is none.
+Result<std::string> join_nested(const Project& project, const Workspace& w,
+                                const std::vector<std::string>& kept) {
+  if (kept.empty()) return std::string();
+  std::vector<std::string> args{"commit-tree", kEmptyTree};
+  for (const auto& k : kept)
+    args.insert(args.end(), {"-p", k});
+  GitCall commit = repo_call(project, args);
+  commit.env = berth_identity();
+  commit.input = fmt::format("berth nested of {}\n", w.name);
+  return chomp(BERTH_TRY(git(commit)).out);
+}
+
+} // namespace
+
 std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen) {
   std::vector<NestedWork> list;
   for (const auto& n : seen)
@@ -652,14 +701,66 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
     }
     kept.push_back(BERTH_TRY(save_one(project, w, path, git_dir, recorded[path], warnings)));
   }
-  if (kept.empty()) return std::string();
-  std::vector<std::string> args{"commit-tree", kEmptyTree};
-  for (const auto& k : kept)
-    args.insert(args.end(), {"-p", k});
-  GitCall commit = repo_call(project, args);
-  commit.env = berth_identity();
-  commit.input = fmt::format("berth nested of {}\n", w.name);
-  return chomp(BERTH_TRY(git(commit)).out);
+  return join_nested(project, w, kept);
+}
+
+namespace {
+
+struct OwnModule {
+  std::string path, git_dir;
+};
+
+// The submodules of a workspace whose directory is gone that hold commits of their own: their
+// module repositories (in its admin dir, deleted with it) have commits their remotes do not
+// (as of their last fetch). One that holds nothing of its own is checked out again from its
+// remote by a restore's set-up. Which submodules the workspace had, and where: its .gitmodules
+// as of `head` (the work tree, and any uncommitted change to .gitmodules, is gone).
+std::vector<OwnModule> modules_with_own_commits(const Project& project, const Workspace& w,
+                                                const std::string& head) {
+  std::vector<OwnModule> found;
+  if (head.empty()) return found;
+  auto listed = git_status_of(repo_call(project, {"config", "-z", "--blob", head + ":.gitmodules",
+                                                  "--get-regexp", "^submodule\\..*\\.path$"}));
+  if (!listed || !listed->ok()) return found;
+  for (const auto& record : split_z(listed->out)) {
+    auto nl = record.find('\n');
+    if (nl == std::string::npos || nl < 15) continue;
+    std::string name = record.substr(10, nl - 10 - 5); // submodule.<name>.path
+    std::string path = record.substr(nl + 1);
+    if (!plain_relative(name) || !plain_relative(path) || path.find('\n') != std::string::npos)
+      continue;
+    std::string git_dir = util::join(w.git_dir, "modules/" + name);
+    if (!util::is_directory(git_dir)) continue; // never checked out in the workspace
+    git_dir = util::real_path(git_dir).value_or(git_dir);
+    // (Its git dir as the work tree: its core.worktree names a folder that is gone.)
+    auto own = git_status_of(nested_call(
+        git_dir, git_dir, {"rev-list", "--count", "HEAD", "--all", "--not", "--remotes"}));
+    if (own && own->ok() && chomp(own->out) == "0") continue;
+    found.push_back({path, git_dir});
+  }
+  return found;
+}
+
+} // namespace
+
+bool modules_hold_own_commits(const Project& project, const Workspace& w, const std::string& head) {
+  return !modules_with_own_commits(project, w, head).empty();
+}
+
+Result<std::string> save_module_commits(const Project& project, const Workspace& w,
+                                        const std::string& head,
+                                        std::vector<std::string>& warnings) {
+  std::vector<std::string> kept;
+  for (const auto& [path, git_dir] : modules_with_own_commits(project, w, head)) {
+    // The commit HEAD's gitlink records, kept even when no ref of the module leads to it.
+    auto recorded =
+        git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", head + ":" + path}));
+    std::vector<std::string> gitlink;
+    if (recorded && recorded->ok()) gitlink.push_back(chomp(recorded->out));
+    // A module that cannot be kept refuses the discard: it may hold the only copy.
+    kept.push_back(BERTH_TRY(save_one(project, w, path, git_dir, gitlink, warnings, false)));
+  }
+  return join_nested(project, w, kept);
 }
 
 std::vector<std::string> restore_nested(const Project& project, const Workspace& w,

@@ -60,6 +60,17 @@ Result<std::string> save_nested(const Project& project, const Workspace& workspa
                                 const std::vector<NestedChange>& seen, const std::string& head,
                                 std::vector<std::string>& warnings);
 
+/// For a workspace whose directory is gone (a commits-only snapshot): the module repositories of
+/// its submodules (in its admin dir, deleted with it) that hold commits their remotes do not
+/// have, kept with their refs and HEAD, their files being HEAD's. Same result as save_nested;
+/// fails when one cannot be kept (it may hold the only copy of a commit).
+Result<std::string> save_module_commits(const Project& project, const Workspace& workspace,
+                                        const std::string& head,
+                                        std::vector<std::string>& warnings);
+/// Whether save_module_commits would keep anything (`head`: the workspace's HEAD).
+bool modules_hold_own_commits(const Project& project, const Workspace& workspace,
+                              const std::string& head);
+
 /// Put the repositories kept in `nested` (a commit from save_nested) back into a restored
 /// workspace. Problems are warnings: the workspace itself is restored already.
 std::vector<std::string> restore_nested(const Project& project, const Workspace& workspace,

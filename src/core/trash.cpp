@@ -56,6 +56,9 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
     s.head = s.branch_tip.empty() ? w.base : s.branch_tip;
     head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", s.head + "^{tree}"}))).out);
     index_tree = work_tree = head_tree;
+    // Its submodules' module repositories live in its admin dir and go with it: commits made in
+    // them may exist nowhere else.
+    s.nested = BERTH_TRY(save_module_commits(project, w, s.head, s.warnings));
   }
 
   std::string trailers =
@@ -99,7 +102,8 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
 }
 
 Result<void> finish_restore(const Project& project, const Workspace& w, const Snapshot& snap,
-                            const std::string& staged, std::vector<std::string>& warnings) {
+                            const std::string& staged, std::vector<std::string>& warnings,
+                            std::string& made_branch) {
   if (snap.untracked_as_is) BERTH_TRY(write_untracked_as_is(project, w, staged, snap.commit));
   // "" (an older snapshot) or berth's own branch: the new workspace is on it already.
   if (snap.head_ref.empty() || snap.head_ref == "refs/heads/" + snap.branch) return {};
@@ -125,6 +129,7 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
     // Gone with the workspace (or deleted since): made again where the workspace had it.
     BERTH_TRY(git(
         repo_call(project, {"update-ref", "-m", "berth: restore", branch, snap.head, kNullOid})));
+    made_branch = branch;
   } else if (now != snap.head || elsewhere) {
     warnings.push_back(fmt::format(
         "branch {} {} since the discard: the workspace is restored with HEAD detached at {}",
@@ -135,8 +140,10 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
   auto moved = git(workspace_call(w, {"symbolic-ref", "-m", "berth: restore", "HEAD", branch}));
   if (!moved) {
     // A failed restore leaves no branch behind: the one made here goes again.
-    if (now.empty())
+    if (now.empty()) {
       (void)git_status_of(repo_call(project, {"update-ref", "-d", branch, snap.head}));
+      made_branch.clear();
+    }
     return tl::unexpected(moved.error());
   }
   return {};

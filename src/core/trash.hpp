@@ -24,9 +24,11 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& workspac
 /// After a restore filled workspace `w` from `snapshot` (files, and `staged` as its index): its
 /// untracked files written back as stored, and HEAD put back on the branch the workspace had
 /// checked out (created again at the snapshot's HEAD if it is gone), or detached where it was.
-/// What could not be done as it was is said in `warnings`.
+/// What could not be done as it was is said in `warnings`; a branch created again is named in
+/// `made_branch` (a failed restore deletes it).
 Result<void> finish_restore(const Project& project, const Workspace& w, const Snapshot& snapshot,
-                            const std::string& staged, std::vector<std::string>& warnings);
+                            const std::string& staged, std::vector<std::string>& warnings,
+                            std::string& made_branch);
 
 /// The snapshot ref prefix for a workspace name.
 std::string trash_prefix(std::string_view name);

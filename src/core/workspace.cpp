@@ -257,10 +257,10 @@ bool repository_has_commits(const Project& project) {
 }
 
 // Undo a half-made workspace: its worktree, its branch (only if it still points where we created
-// it) and its record. Called under the lock.
-void roll_back(const Project& project, const Workspace& made, const std::string& start) {
+// it) and its record. Called under the lock. False when nothing was undone.
+bool roll_back(const Project& project, const Workspace& made, const std::string& start) {
   auto records = registry_of(project).load_all();
-  if (!records) return;
+  if (!records) return false;
   // A creation killed right after `git worktree add` left its record without the admin dir git
   // made for it: that one (the only one naming the tree, no other record's) is the record's.
   Workspace w = made;
@@ -268,7 +268,7 @@ void roll_back(const Project& project, const Workspace& made, const std::string&
   // A record (a dead creator's, read back from disk) never authorises deleting a tree git or
   // another record says is someone else's: then nothing is undone (its branch may be that tree's
   // HEAD), and `berth doctor` names the record.
-  if (!tree_claim_problem(project, *records, w).empty()) return;
+  if (!tree_claim_problem(project, *records, w).empty()) return false;
   bool registered = false;
   if (auto list = worktrees(project))
     for (const auto& entry : *list)
@@ -287,6 +287,7 @@ void roll_back(const Project& project, const Workspace& made, const std::string&
   if (!start.empty())
     (void)git_status_of(repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, start}));
   (void)registry_of(project).remove(name_slug(w.name));
+  return true;
 }
 
 // Records whose holder died (a crash, kill -9, a lost machine) are finished or undone here, so that
@@ -372,6 +373,9 @@ struct CreatePlan {
   SetupListener on_setup;
   bool no_pool = false;
   std::string hooks_path; // core.hooksPath, if set
+  // What `populate` made besides the workspace (a restore's branch of the agent's own), undone
+  // after the workspace is rolled back.
+  std::function<void()> undo_populate;
 };
 
 Result<std::string> branch_for(const Project& project, const std::string& name) {
@@ -397,6 +401,10 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
 
   Workspace w;
   std::string from; // what the worktree already holds (a pool slot's commit)
+  // Under the lock: the workspace, then what populate made besides (only once the tree is gone).
+  auto roll_back_all = [&] {
+    if (roll_back(project, w, plan.start) && plan.undo_populate) plan.undo_populate();
+  };
   {
     // Under the lock: claim the name, then let git register the worktree and create the branch.
     // Serialising `git worktree add` here is what makes 20 parallel `new`s all succeed: git's own
@@ -455,7 +463,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     // we looked under this lock, so one at `start` now is ours (git may have made it before
     // failing, as `worktree add -b` does when the branch is checked out elsewhere).
     auto undo = [&](Error e) -> Result<Created> {
-      roll_back(project, w, plan.start);
+      roll_back_all();
       return tl::unexpected(std::move(e));
     };
     if (auto injected = test_failure_at("after-record"); !injected) return undo(injected.error());
@@ -506,7 +514,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   // Outside the lock, a failure takes the lock again to undo.
   auto undo = [&](Error e) -> Result<Created> {
     auto lock = registry.lock();
-    roll_back(project, w, plan.start);
+    roll_back_all();
     return tl::unexpected(std::move(e));
   };
 
@@ -561,7 +569,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     auto ready = test_failure_at("ready");
     if (ready) ready = registry.save(w);
     if (!ready) {
-      roll_back(project, w, plan.start);
+      roll_back_all();
       return tl::unexpected(ready.error());
     }
   }
@@ -691,8 +699,8 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
   auto checkout = BERTH_TRY(checkout_tuning(project));
   auto tuning = checkout.args;
   CreatePlan plan{
-      options.name,       base, base, options.owner, {}, options.on_setup, options.no_pool,
-      checkout.hooks_path};
+      options.name,        base, base, options.owner, {}, options.on_setup, options.no_pool,
+      checkout.hooks_path, {}};
   if (options.carry) {
     // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
     // index, so their checkout is not touched in any way; the new workspace gets it as its work
@@ -827,6 +835,9 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
       tip && tip->ok())
     tip_out = chomp(tip->out);
   d.unsaved_work = before.dirty || before.ahead > 0 || (!tip_out.empty() && tip_out != w.base);
+  // A directory gone: its submodules' commits may still be in its admin dir, going with it.
+  if (!present && trash == Trash::no && !d.unsaved_work)
+    d.unsaved_work = modules_hold_own_commits(project, w, tip_out.empty() ? w.base : tip_out);
   if (trash == Trash::no && d.unsaved_work && force == Force::no)
     return fail(
         ErrorCode::unsaved_work,
@@ -976,10 +987,11 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
   auto warnings = std::make_shared<std::vector<std::string>>();
   std::string staged = snap.index_commit.empty() ? snap.head : snap.index_commit;
   auto fill = fill_from_trees(tuning, snap.commit, staged);
-  Populate populate = [&project, fill, snap, staged,
-                       warnings](const Workspace& w, const std::string& from) -> Result<void> {
+  auto made_branch = std::make_shared<std::string>();
+  Populate populate = [&project, fill, snap, staged, warnings,
+                       made_branch](const Workspace& w, const std::string& from) -> Result<void> {
     BERTH_TRY(fill(w, from));
-    return finish_restore(project, w, snap, staged, *warnings);
+    return finish_restore(project, w, snap, staged, *warnings, *made_branch);
   };
   CreatePlan plan{as.value_or(std::string(name)),
                   snap.base,
@@ -988,7 +1000,14 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
                   populate,
                   {},
                   false,
-                  checkout.hooks_path};
+                  checkout.hooks_path,
+                  {}};
+  // A failed restore leaves nothing: the agent's branch it made again goes too, unless it moved
+  // since (then it is someone's).
+  plan.undo_populate = [&project, made_branch, head = snap.head] {
+    if (!made_branch->empty())
+      (void)git_status_of(repo_call(project, {"update-ref", "-d", *made_branch, head}));
+  };
   Created created = BERTH_TRY(create(project, plan));
   created.warnings.insert(created.warnings.end(), checkout.warnings.begin(),
                           checkout.warnings.end());
