@@ -1265,17 +1265,18 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
 
   // Registry against git and the disk.
-  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
-  auto entries = parse_worktree_list(listed.out);
   std::vector<std::string> problems_in_records;
   auto records = BERTH_TRY(registry.load_all(&problems_in_records));
   for (const auto& p : problems_in_records)
     report.problems.push_back(p);
   // A moved repository: records re-linked to the admin dirs git has now (with --repair, after
-  // `git worktree repair` for trees whose .git file still names the old place).
+  // `git worktree repair` for trees whose .git file still names the old place). git's list of
+  // worktrees is read after that repair.
   auto relinked = relink_moved(project, records, repair);
   report.repaired.insert(report.repaired.end(), relinked.relinked.begin(), relinked.relinked.end());
   report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
+  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
+  auto entries = parse_worktree_list(listed.out);
   for (const auto& w : records) {
     if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
     // A record that does not match git never gets a tree deleted: say which and why.

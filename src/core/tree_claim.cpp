@@ -213,6 +213,21 @@ bool needs_relink(const Project& project, const std::vector<Workspace>& records)
   });
 }
 
+std::string moved_with_checkout(const Project& project, const Workspace& w) {
+  // <old-checkout>/.git/worktrees/<id>: the checkout the record was made in.
+  std::string old_common = util::dirname(util::dirname(util::lexically_normal(w.git_dir)));
+  if (util::basename(old_common) != ".git" || project.main_worktree().empty()) return {};
+  std::string old_checkout = util::dirname(old_common);
+  std::string path = util::lexically_normal(w.path);
+  if (!util::is_within(path, old_checkout) || path == old_checkout) return {};
+  std::string now = project.main_worktree() + path.substr(old_checkout.size());
+  // Its .git file still names the old admin dir, which git now has under the same id.
+  if (!util::is_directory(now) || util::is_symlink(now)) return {};
+  std::string admin = util::join(admin_root(project), util::basename(w.git_dir));
+  if (!util::is_directory(admin)) return {};
+  return now;
+}
+
 Relinked relink_moved(const Project& project, std::vector<Workspace>& records, Repair repair) {
   Relinked out;
   Registry registry(project.berth_dir());
@@ -235,7 +250,38 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
         out.relinked.push_back(
             fmt::format("workspace '{}': re-linked from {} to {}", w.name, from, w.path));
       }
-      continue; // nothing on disk to re-link otherwise (status: missing)
+      // Moved with the repository, but git's links still name the old place (the user ran no
+      // `git worktree repair PATH`): where the tree is now, if it lay inside the old checkout.
+      std::string now = moved_with_checkout(project, w);
+      if (now.empty()) continue; // nothing on disk to re-link (status: missing)
+      if (repair == Repair::no) {
+        out.problems.push_back(fmt::format(
+            "workspace '{}': its directory moved with the repository to {}; `berth doctor "
+            "--repair` re-links it",
+            w.name, now));
+        continue;
+      }
+      (void)git_status_of(repo_call(project, {"worktree", "repair", now}));
+      if (auto moved = moved_workspace(project, records, w)) {
+        std::string from = w.path;
+        Workspace relinked = w;
+        relinked.path = moved->path;
+        relinked.git_dir = moved->git_dir;
+        relinked.root = moved->root;
+        if (auto saved = registry.save(relinked); !saved) {
+          out.problems.push_back(saved.error().message);
+          continue;
+        }
+        w = relinked;
+        out.relinked.push_back(
+            fmt::format("workspace '{}': re-linked from {} to {}", w.name, from, w.path));
+      } else {
+        out.problems.push_back(fmt::format(
+            "workspace '{}': its directory moved with the repository to {}, but git's links to "
+            "it cannot be repaired (try `git worktree repair {}`)",
+            w.name, now, now));
+      }
+      continue;
     }
     // git's admin dir for this tree in the repository as it is now: exactly one, and no other
     // record's.

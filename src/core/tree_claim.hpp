@@ -57,6 +57,12 @@ std::string moved_admin_dir(const Project& project, const std::string& tree);
 std::optional<Workspace> moved_workspace(const Project& project,
                                          const std::vector<Workspace>& records, const Workspace& w);
 
+/// Where the tree of `w`, recorded inside the checkout of a repository that has moved since (a
+/// workspace root such as .worktrees), is now: the same place inside today's checkout, when a
+/// directory is there and git has an admin dir of the record's id. "" otherwise. git's links to
+/// it still name the old place until `git worktree repair PATH`.
+std::string moved_with_checkout(const Project& project, const Workspace& w);
+
 struct Relinked {
   std::vector<std::string> relinked; ///< what was re-linked (one line each)
   std::vector<std::string> problems; ///< records that could not be (one line each)

@@ -588,8 +588,10 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   bool locked = false;
   s.lock_reason = read_lock_reason(w, &locked);
   if (!util::is_directory(w.path) || !util::is_directory(w.git_dir)) {
-    // A directory that is there is never "missing": its record lost track of its admin dir.
-    if (!holder_alive) s.state = unlinked(w) ? "unlinked" : "missing";
+    // A directory that is there is never "missing": its record lost track of its admin dir (or
+    // of the directory itself, moved with the repository).
+    if (!holder_alive)
+      s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked" : "missing";
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {
@@ -809,6 +811,14 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // A directory whose admin dir the record lost (a moved repository) holds work git cannot show:
   // it is never deleted, nor taken for a missing one.
   BERTH_TRY(refuse_unlinked(w));
+  // Nor is a workspace that moved with the repository (a root inside the checkout) taken for a
+  // missing one before its record is re-linked: its work would be split from its snapshot.
+  if (!present && !symlinked && !moved_with_checkout(project, w).empty())
+    return fail(ErrorCode::record_mismatch,
+                fmt::format("workspace '{}' moved with the repository to {}; its record still "
+                            "names {}",
+                            w.name, moved_with_checkout(project, w), w.path),
+                "run `berth doctor --repair` to re-link it, then discard again");
   // The record must be the tree's: never another workspace's tree, admin dir or the project.
   if (present) {
     auto records = BERTH_TRY(registry.load_all());
