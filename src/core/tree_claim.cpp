@@ -236,7 +236,10 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
     // A tree that moved with the repository (a workspace root inside it), once `git worktree
     // repair NEW-PATH` has fixed git's links.
     if (!util::is_directory(w.path)) {
-      if (auto moved = moved_workspace(project, records, w)) {
+      // The record follows the tree git's links prove is its own now.
+      auto follow = [&]() {
+        auto moved = moved_workspace(project, records, w);
+        if (!moved) return false;
         std::string from = w.path;
         Workspace relinked = w;
         relinked.path = moved->path;
@@ -244,43 +247,30 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
         relinked.root = moved->root;
         if (auto saved = registry.save(relinked); !saved) {
           out.problems.push_back(saved.error().message);
-          continue;
+          return true;
         }
         w = relinked;
         out.relinked.push_back(
             fmt::format("workspace '{}': re-linked from {} to {}", w.name, from, w.path));
-      }
+        return true;
+      };
+      if (follow()) continue;
       // Moved with the repository, but git's links still name the old place (the user ran no
       // `git worktree repair PATH`): where the tree is now, if it lay inside the old checkout.
       std::string now = moved_with_checkout(project, w);
       if (now.empty()) continue; // nothing on disk to re-link (status: missing)
-      if (repair == Repair::no) {
-        out.problems.push_back(fmt::format(
-            "workspace '{}': its directory moved with the repository to {}; `berth doctor "
-            "--repair` re-links it",
-            w.name, now));
-        continue;
+      if (repair == Repair::yes) {
+        (void)git_status_of(repo_call(project, {"worktree", "repair", now}));
+        if (follow()) continue;
       }
-      (void)git_status_of(repo_call(project, {"worktree", "repair", now}));
-      if (auto moved = moved_workspace(project, records, w)) {
-        std::string from = w.path;
-        Workspace relinked = w;
-        relinked.path = moved->path;
-        relinked.git_dir = moved->git_dir;
-        relinked.root = moved->root;
-        if (auto saved = registry.save(relinked); !saved) {
-          out.problems.push_back(saved.error().message);
-          continue;
-        }
-        w = relinked;
-        out.relinked.push_back(
-            fmt::format("workspace '{}': re-linked from {} to {}", w.name, from, w.path));
-      } else {
-        out.problems.push_back(fmt::format(
-            "workspace '{}': its directory moved with the repository to {}, but git's links to "
-            "it cannot be repaired (try `git worktree repair {}`)",
-            w.name, now, now));
-      }
+      out.problems.push_back(
+          repair == Repair::no
+              ? fmt::format("workspace '{}': its directory moved with the repository to {}; "
+                            "`berth doctor --repair` re-links it",
+                            w.name, now)
+              : fmt::format("workspace '{}': its directory moved with the repository to {}, but "
+                            "git's links to it cannot be repaired (try `git worktree repair {}`)",
+                            w.name, now, now));
       continue;
     }
     // git's admin dir for this tree in the repository as it is now: exactly one, and no other
