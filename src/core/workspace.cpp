@@ -608,6 +608,11 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     s.dirty = summary.dirty();
     // Conflict markers left by `berth sync` are for the agent to resolve: say so.
     if (summary.conflicted > 0 && s.state == "ready") s.state = "conflicted";
+  } else {
+    // git could not look inside (a submodule whose links lead nowhere, a broken index): the
+    // workspace may hold work, so it is never shown as clean.
+    if (s.state == "ready") s.state = "unreadable";
+    s.dirty = true;
   }
   auto text = chomp(counts_out);
   if (auto tab = text.find('\t'); tab != std::string::npos) {
