@@ -123,6 +123,7 @@ std::string state_cell(const std::string& state) {
 
 std::string changes_cell(const berth::WorkspaceStatus& s) {
   if (s.state == "missing") return "-";
+  if (s.state == "unreadable") return "?";
   if (!s.dirty) return "clean";
   std::vector<std::string> parts;
   if (s.staged) parts.push_back(fmt::format("+{}", s.staged));

@@ -1294,6 +1294,11 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
         continue;
       }
     }
+    // Submodule links a move of the repository broke (records re-linked by an older berth).
+    if (repair == Repair::yes && util::is_directory(w.path))
+      for (const auto& path : repair_submodule_links(w))
+        report.repaired.push_back(
+            fmt::format("workspace '{}': submodule {} re-linked to its module", w.name, path));
     bool known = std::any_of(entries.begin(), entries.end(),
                              [&](const WorktreeEntry& e) { return e.path == w.path; });
     if (!known)

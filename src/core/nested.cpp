@@ -518,6 +518,58 @@ std::string nested_git_dir(const Workspace& w, const std::string& path) {
   return read_gitfile(dir);
 }
 
+std::vector<std::string> repair_submodule_links(const Workspace& w) {
+  std::vector<std::string> fixed;
+  std::string gitmodules = util::join(w.path, ".gitmodules");
+  struct stat st;
+  if (::lstat(gitmodules.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return fixed;
+  auto root = util::real_path(w.path);
+  auto admin = util::real_path(w.git_dir);
+  if (!root || !admin) return fixed;
+  // Run from "/": in a module dir git would look at its config first, and a broken relative
+  // core.worktree there stops it. The file is the agent's: only read (no includes, nothing it names
+  // is run), every name and path checked before it is joined to anything.
+  auto listed = git_status_of(GitCall{{"config", "-z", "--no-includes", "--file", gitmodules,
+                                       "--get-regexp", "^submodule\\..*\\.path$"},
+                                      "/",
+                                      {},
+                                      {},
+                                      util::Stream::pipe});
+  if (!listed || !listed->ok()) return fixed;
+  for (const auto& entry : split_z(listed->out)) {
+    size_t nl = entry.find('\n');
+    if (nl == std::string::npos) continue;
+    std::string key = entry.substr(0, nl), path = entry.substr(nl + 1);
+    constexpr std::string_view prefix = "submodule.", suffix = ".path";
+    if (key.size() <= prefix.size() + suffix.size()) continue;
+    std::string name = key.substr(prefix.size(), key.size() - prefix.size() - suffix.size());
+    while (!path.empty() && path.back() == '/')
+      path.pop_back();
+    if (!plain_relative(name) || !plain_relative(path)) continue;
+    // No symlink on the way: the real path is the joined one, inside the workspace.
+    std::string dir = util::join(*root, path);
+    if (util::real_path(dir).value_or("") != dir || !util::is_within(dir, *root) || dir == *root)
+      continue;
+    std::string module = util::join(util::join(*admin, "modules"), name);
+    if (!util::is_directory(module) || util::real_path(module).value_or("") != module) continue;
+    std::string gitfile = util::join(dir, ".git");
+    if (::lstat(gitfile.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    std::string config = util::join(module, "config");
+    auto worktree = git_status_of(
+        GitCall{{"config", "--file", config, "core.worktree"}, "/", {}, {}, util::Stream::pipe});
+    std::string named_tree =
+        worktree && worktree->ok()
+            ? util::real_path(util::absolute(chomp(worktree->out), module)).value_or("")
+            : std::string();
+    if (read_gitfile(dir) == module && named_tree == dir) continue;
+    if (!util::write_file_atomic(gitfile, "gitdir: " + module + "\n")) continue;
+    auto set = git_status_of(GitCall{
+        {"config", "--file", config, "core.worktree", dir}, "/", {}, {}, util::Stream::pipe});
+    if (set && set->ok()) fixed.push_back(path);
+  }
+  return fixed;
+}
+
 std::vector<std::string> stageable_paths(const Workspace& w, const StatusSummary& summary) {
   std::vector<std::string> paths = summary.unstaged_paths;
   for (const auto& n : summary.nested) {

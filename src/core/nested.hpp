@@ -19,6 +19,15 @@ namespace berth {
 /// `.git` folder, or where its `.git` file points; "" when there is none.
 std::string nested_git_dir(const Workspace& workspace, const std::string& path);
 
+/// Point each submodule of the workspace (named in its `.gitmodules`) back at its module
+/// repository (<admin>/modules/<name>) with absolute links, where `git submodule` left relative
+/// ones that a move of the tree (discard's move into .trash/) or of the repository broke: the
+/// submodule's `.git` file (rewritten atomically) and the module's `core.worktree`. Untouched when
+/// both already lead to each other; nothing at all without a `.gitmodules`. Only paths that are
+/// plain, relative and free of symlinks inside the workspace; nested submodules (of submodules)
+/// are left as they are. The submodule paths re-linked.
+std::vector<std::string> repair_submodule_links(const Workspace& workspace);
+
 /// The paths a capture stages: `summary.unstaged_paths` without the nested repositories that
 /// have no commit yet (git can stage neither their files nor a gitlink; the trash keeps them).
 std::vector<std::string> stageable_paths(const Workspace& workspace, const StatusSummary& summary);

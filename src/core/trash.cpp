@@ -266,6 +266,9 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
   // The snapshot commit's tree is the work tree: when the full look finds another one, a new
   // commit with the same parents and message takes the ref's place (compare-and-swap: only if
   // the ref still holds the snapshot checked).
+  // A discard cut short before it fixed the submodules' links for the deeper place (and trees
+  // aside from before it did so).
+  (void)repair_submodule_links(w);
   auto full = capture_work_tree_fully(project, w);
   auto saved = rev(project, snapshot + "^{tree}");
   // Taken as the snapshot was: its untracked files as they are on disk.

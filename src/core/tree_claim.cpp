@@ -1,6 +1,7 @@
 #include "core/tree_claim.hpp"
 
 #include "core/git.hpp"
+#include "core/nested.hpp"
 #include "core/registry.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
@@ -228,6 +229,16 @@ std::string moved_with_checkout(const Project& project, const Workspace& w) {
   return now;
 }
 
+namespace {
+// The submodules' links inside a re-linked workspace: `git submodule` wrote them relative, so
+// they still lead to where the repository (or the tree) was.
+void relink_submodules(const Workspace& w, Relinked& out) {
+  for (const auto& path : repair_submodule_links(w))
+    out.relinked.push_back(
+        fmt::format("workspace '{}': submodule {} re-linked to its module", w.name, path));
+}
+} // namespace
+
 Relinked relink_moved(const Project& project, std::vector<Workspace>& records, Repair repair) {
   Relinked out;
   Registry registry(project.berth_dir());
@@ -252,6 +263,7 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
         w = relinked;
         out.relinked.push_back(
             fmt::format("workspace '{}': re-linked from {} to {}", w.name, from, w.path));
+        relink_submodules(w, out);
         return true;
       };
       if (follow()) continue;
@@ -324,6 +336,7 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
     }
     out.relinked.push_back(
         fmt::format("workspace '{}': re-linked from {} to {}", w.name, old, admin));
+    relink_submodules(w, out);
   }
   return out;
 }

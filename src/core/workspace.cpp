@@ -626,6 +626,11 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     s.dirty = summary.dirty();
     // Conflict markers left by `berth sync` are for the agent to resolve: say so.
     if (summary.conflicted > 0 && s.state == "ready") s.state = "conflicted";
+  } else {
+    // git could not look inside (a submodule whose links lead nowhere, a broken index): the
+    // workspace may hold work, so it is never shown as clean.
+    if (s.state == "ready") s.state = "unreadable";
+    s.dirty = true;
   }
   auto text = chomp(counts_out);
   if (auto tab = text.find('\t'); tab != std::string::npos) {
@@ -647,8 +652,11 @@ Result<Workspace> load_workspace(const Project& project, std::string_view name) 
   // diff, accept or run work before any listing has re-linked the record on disk (this may run
   // under the lock, which re-linking takes; a command that saves the record keeps it).
   if (needs_relink(project, {*record}))
-    if (auto moved = moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), *record))
+    if (auto moved =
+            moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), *record)) {
+      (void)repair_submodule_links(*moved); // their relative links still lead to the old place
       return *moved;
+    }
   return *record;
 }
 
@@ -929,6 +937,9 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     // `restore` ("already checked out") until the tree is deleted. HEAD is detached in place.
     Workspace aside = w;
     aside.path = doomed;
+    // Its submodules' relative links (`git submodule` writes them so) no longer lead to their
+    // modules from one level deeper: made absolute, so that the deleter's full look can read them.
+    (void)repair_submodule_links(aside);
     (void)git_status_of(workspace_call(
         aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
     // A root other than today's: the background deleter learns of it here.
