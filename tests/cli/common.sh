@@ -196,6 +196,16 @@ make_repo() {
   git commit -q -m "first commit"
 }
 
+# make_repo_with_submodule: a repository $T/lib (lib.c), then make_repo app with lib as the
+# submodule third_party/x (committed); in $T/app.
+make_repo_with_submodule() {
+  make_repo lib
+  commit_file lib.c 'int lib(void);' 'lib'
+  make_repo app
+  git -c protocol.file.allow=always submodule add -q "$T/lib" third_party/x
+  git commit -qm 'add lib'
+}
+
 # make_filtered_repo NFILES: make_repo app NFILES, plus data.dat ("payload") committed behind a
 # required filter `boom` that works (cat) until a test makes its smudge fail
 # (git config filter.boom.smudge "sh -c 'exit 3'"): a checkout that fails half-way.

@@ -4,11 +4,7 @@
 # unsaved work (--no-trash is refused), `restore --list` shows the nested entry, and restore
 # brings the submodule back at the agent's commit, on its branch, with its history.
 . "$(dirname "$0")/common.sh"
-make_repo lib
-commit_file lib.c 'int lib(void);' 'lib'
-make_repo app
-git -c protocol.file.allow=always submodule add -q "$T/lib" third_party/x
-git commit -qm 'add lib'
+make_repo_with_submodule
 
 # A submodule untouched: nothing of its own to keep, no nested record, nothing unsaved.
 ws=$(berth new plain)

@@ -3,11 +3,7 @@
 # tree (the submodule's links lead to its module from the deeper place, also when they are still
 # the relative ones `git submodule` wrote) and deletes it; restore brings the work back.
 . "$(dirname "$0")/common.sh"
-make_repo lib
-commit_file lib.c 'int lib(void);' 'lib'
-make_repo app
-git -c protocol.file.allow=always submodule add -q "$T/lib" third_party/x
-git commit -qm 'add lib'
+make_repo_with_submodule
 ws=$(berth new k)
 echo secret >"$ws/untracked.txt"
 echo sub >"$ws/third_party/x/sub.txt"

@@ -5,11 +5,7 @@
 # restore brings the submodule's work back.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
-make_repo lib
-commit_file lib.c 'int lib(void);' 'lib'
-make_repo app
-git -c protocol.file.allow=always submodule add -q "$T/lib" third_party/x
-git commit -qm 'add lib'
+make_repo_with_submodule
 export BERTH_POOL_SIZE=1
 for n in a b; do
   ws=$(berth new $n)

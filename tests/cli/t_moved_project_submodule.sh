@@ -2,11 +2,7 @@
 # submodule: the submodule's relative links still lead to the old place. `doctor --repair`
 # re-links them: list counts the work, diff names it, discard keeps it and restore brings it back.
 . "$(dirname "$0")/common.sh"
-make_repo lib
-commit_file lib.c 'int lib(void);' 'lib'
-make_repo app
-git -c protocol.file.allow=always submodule add -q "$T/lib" third_party/x
-git commit -qm 'add lib'
+make_repo_with_submodule
 ws=$(berth new w)
 echo mine >"$ws/u1.txt"
 (cd "$ws/third_party/x" && echo q >q && git add q && git commit -qm subq)

@@ -2,11 +2,7 @@
 # files) is named by diff and status, kept by discard and brought back by restore byte for byte,
 # the submodule on its new commit, with its branch and its staged state.
 . "$(dirname "$0")/common.sh"
-make_repo lib
-commit_file lib.c 'int lib(void);' 'lib'
-make_repo app
-git -c protocol.file.allow=always submodule add -q "$T/lib" third_party/x
-git commit -qm 'add lib'
+make_repo_with_submodule
 ws=$(berth new t)
 
 # Uncommitted edits and untracked files only: named, counted, unsaved.

@@ -13,7 +13,7 @@ berth discard --force task >/dev/null
 # The run and its command were stopped before the workspace went (no release was ever given).
 cmd=$(cat "$T/cmd.pid")
 for _ in $(seq 100); do kill -0 "$cmd" 2>/dev/null || break; sleep 0.05; done
-! kill -0 "$cmd" 2>/dev/null
+not 1 kill -0 "$cmd"
 ! kill -0 "$pid" 2>/dev/null || { sleep 0.5; ! kill -0 "$pid" 2>/dev/null; }
 not 4 berth path task
 git rev-parse -q --verify refs/heads/berth/task && false

@@ -2,11 +2,7 @@
 # cannot look at the work tree, so list and status never call it clean (state `unreadable`,
 # changes `?`); `doctor --repair` points the submodule at its module again and the work shows.
 . "$(dirname "$0")/common.sh"
-make_repo lib
-commit_file lib.c 'int lib(void);' 'lib'
-make_repo app
-git -c protocol.file.allow=always submodule add -q "$T/lib" third_party/x
-git commit -qm 'add lib'
+make_repo_with_submodule
 ws=$(berth new w)
 echo mine >"$ws/u1.txt"
 echo 'gitdir: ../../elsewhere/modules/third_party/x' >"$ws/third_party/x/.git"
