@@ -206,6 +206,27 @@ make_repo_with_submodule() {
   git commit -qm 'add lib'
 }
 
+# discard_while_gc N: start the user's `git gc --prune=now` in a loop (stop it with stop_gc), then
+# discard w0..w(N-1). A discard either succeeds or is refused with git_failed (its snapshot kept
+# losing objects; nothing deleted): the refused ones' numbers are left in the array `failed`.
+discard_while_gc() {
+  (while [[ ! -e $T/stop-gc ]]; do git gc -q --prune=now 2>/dev/null || true; done) &
+  gc_loop=$!
+  failed=()
+  local i
+  for ((i = 0; i < $1; i++)); do
+    if ! berth --json discard "w$i" >"$T/out" 2>/dev/null; then
+      assert_eq "$(error_code "$(cat "$T/out")")" git_failed
+      jq -r .error.message "$T/out" >&2
+      failed+=("$i")
+    fi
+  done
+}
+stop_gc() {
+  touch "$T/stop-gc"
+  wait "$gc_loop"
+}
+
 # make_filtered_repo NFILES: make_repo app NFILES, plus data.dat ("payload") committed behind a
 # required filter `boom` that works (cat) until a test makes its smudge fail
 # (git config filter.boom.smudge "sh -c 'exit 3'"): a checkout that fails half-way.

@@ -19,17 +19,8 @@ done
 # gc in a loop, as long as the discards run. A discard either saves a whole snapshot and deletes
 # the tree, or (its objects pruned again and again) fails having deleted nothing: the workspace is
 # still there, whole, and is discarded once the gc is over.
-(while [[ ! -e $T/stop ]]; do git gc -q --prune=now 2>/dev/null || true; done) &
-gc_loop=$!
-failed=()
-for ((i = 0; i < n; i++)); do
-  if ! berth --json discard "w$i" >"$T/out" 2>/dev/null; then
-    assert_eq "$(error_code "$(cat "$T/out")")" git_failed; jq -r .error.message "$T/out" >&2
-    failed+=("$i")
-  fi
-done
-touch "$T/stop"
-wait "$gc_loop"
+discard_while_gc $n
+stop_gc
 echo "discards refused while gc ran: ${#failed[@]} of $n" >&2
 for i in "${failed[@]}"; do
   assert_eq "$(tree_digest "$(berth path "w$i")")" "$(cat "$T/digest.w$i")" "w$i after a refused discard"

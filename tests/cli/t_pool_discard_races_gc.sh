@@ -17,18 +17,9 @@ done
 root=$(dirname "$ws")
 wait_for_fillers
 
-(while [[ ! -e $T/stop ]]; do git gc -q --prune=now 2>/dev/null || true; done) &
-gc_loop=$!
-failed=()
-for ((i = 0; i < n; i++)); do
-  if ! berth --json discard "w$i" >"$T/out" 2>/dev/null; then
-    assert_eq "$(error_code "$(cat "$T/out")")" git_failed
-    failed+=("$i")
-  fi
-done
+discard_while_gc $n
 wait_for_fillers
-touch "$T/stop"
-wait "$gc_loop"
+stop_gc
 for i in "${failed[@]}"; do berth discard "w$i" >/dev/null; done
 pool_quiesce
 export BERTH_POOL_SIZE=0
