@@ -227,6 +227,26 @@ stop_gc() {
   wait "$gc_loop"
 }
 
+# move_project_with_inside_root: a repository $T/proj whose workspaces live inside it
+# (.worktrees), a workspace x there with an untracked u.txt and a commit, then the user moves the
+# repository to $T/proj2 (no `git worktree repair`) and stands in it. Sets `files` (x's digest
+# before the move) and `new` (where x is now).
+move_project_with_inside_root() {
+  make_repo proj
+  echo 'workspace_root = ".worktrees"' >.berth.toml
+  git add .berth.toml
+  git commit -q -m "berth config"
+  local ws
+  ws=$(berth new x)
+  echo untracked >"$ws/u.txt"
+  (cd "$ws" && commit_file c.txt committed)
+  files=$(tree_digest "$ws")
+  cd "$T"
+  mv proj proj2
+  cd proj2
+  new=$T/proj2/.worktrees/x
+}
+
 # make_filtered_repo NFILES: make_repo app NFILES, plus data.dat ("payload") committed behind a
 # required filter `boom` that works (cat) until a test makes its smudge fail
 # (git config filter.boom.smudge "sh -c 'exit 3'"): a checkout that fails half-way.

@@ -3,20 +3,8 @@
 # berth re-links path and admin dir: the workspace is ready, not missing, and discard saves its
 # untracked work.
 . "$(dirname "$0")/common.sh"
-make_repo proj
-echo 'workspace_root = ".worktrees"' >.berth.toml
-git add .berth.toml
-git commit -q -m "berth config"
-ws=$(berth new x)
-echo untracked >"$ws/u.txt"
-(cd "$ws" && commit_file c.txt committed)
-files=$(tree_digest "$ws")
-
-cd "$T"
-mv proj proj2
-cd proj2
-git worktree repair "$T/proj2/.worktrees/x" >/dev/null 2>&1
-new=$T/proj2/.worktrees/x
+move_project_with_inside_root
+git worktree repair "$new" >/dev/null 2>&1
 
 # Before any listing: path and diff already follow git's links.
 assert_eq "$(berth path x)" "$new"

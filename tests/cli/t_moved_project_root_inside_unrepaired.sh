@@ -5,19 +5,7 @@
 # record; then list counts its work and discard keeps it (it used to save only the commits and
 # leave the tree behind, its untracked file in no snapshot).
 . "$(dirname "$0")/common.sh"
-make_repo proj
-echo 'workspace_root = ".worktrees"' >.berth.toml
-git add .berth.toml
-git commit -q -m "berth config"
-ws=$(berth new x)
-echo untracked >"$ws/u.txt"
-(cd "$ws" && commit_file c.txt committed)
-files=$(tree_digest "$ws")
-
-cd "$T"
-mv proj proj2
-cd proj2
-new=$T/proj2/.worktrees/x
+move_project_with_inside_root
 
 # Listed as unlinked, not missing (the first command after the move also updates berth's own
 # note of where the project is: the fingerprint is taken after it).
