@@ -423,8 +423,17 @@ Result<PoolStatus> pool_fill_background(const Project& project);
 
 enum class Repair { no, yes };
 
+/// One thing doctor found wrong (docs/json.md, `doctor`).
+struct Problem {
+  std::string code;    ///< stable kind, e.g. "interrupted_accept", "worktree_missing"
+  std::string name;    ///< the workspace it concerns, "" if none
+  std::string path;    ///< the file or directory it concerns, "" if none
+  std::string message; ///< one line for people
+  std::string repair;  ///< what fixes it: a command or a manual step ("" if nothing is known)
+};
+
 struct DoctorReport {
-  std::vector<std::string> problems; ///< what is wrong (after repair: what is still wrong)
+  std::vector<Problem> problems;     ///< what is wrong (after repair: what is still wrong)
   std::vector<std::string> repaired; ///< what --repair fixed
   /// Discarded trees that only wait for the background deleter (not problems).
   std::vector<std::string> pending;

@@ -16,6 +16,8 @@ void to_json(nlohmann::json& j, const SetupReport& r);
 void to_json(nlohmann::json& j, const Created& c);
 void to_json(nlohmann::json& j, const Discarded& d);
 void to_json(nlohmann::json& j, const Restored& r);
+void to_json(nlohmann::json& j, const Problem& p);
+void to_json(nlohmann::json& j, const DoctorReport& r);
 
 /// {"error": {"code", "message", "hint"[, "git": {...}]}}
 nlohmann::json error_document(const Error& e);

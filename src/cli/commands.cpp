@@ -647,14 +647,16 @@ void define_doctor(CLI::App& app, Args& args) {
 
 Result<Output> run_doctor(const Args& args, const berth::Project& project) {
   auto r = BERTH_TRY(berth::doctor(project, args.repair ? berth::Repair::yes : berth::Repair::no));
-  nlohmann::json j = {{"problems", r.problems}, {"repaired", r.repaired}, {"pending", r.pending}};
+  nlohmann::json j = r;
   std::string text;
   for (const auto& x : r.pending)
     text += "pending: " + x + "\n";
   for (const auto& x : r.repaired)
     text += "repaired: " + x + "\n";
-  for (const auto& x : r.problems)
-    text += "problem: " + x + "\n";
+  for (const auto& p : r.problems) {
+    text += "problem: " + p.message + "\n";
+    if (!p.repair.empty()) text += "  fix: " + p.repair + "\n";
+  }
   if (r.problems.empty() && r.repaired.empty()) text += "all good\n";
   return Output{j, text, {}, r.problems.empty() ? 0 : 1};
 }

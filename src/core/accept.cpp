@@ -1213,7 +1213,8 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   for (const auto& file : intent_files(project)) {
     auto loaded = load_intent(file);
     if (!loaded) {
-      report.problems.push_back(loaded.error().message);
+      report.problems.push_back(
+          {"intent_unreadable", "", file, loaded.error().message, loaded.error().hint});
       continue;
     }
     Intent in = *loaded;
@@ -1221,7 +1222,9 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     std::string what = fmt::format("interrupted accept of '{}' into {} ({} file(s))", in.workspace,
                                    in.target, in.paths.size());
     if (repair == Repair::no) {
-      report.problems.push_back(what);
+      report.problems.push_back({"interrupted_accept", in.workspace, in.worktree, what,
+                                 "berth doctor --repair (finishes it, or rolls it back if " +
+                                     in.target + " has moved since)"});
       continue;
     }
     // A crash inside git leaves its index.lock behind; it is ours if it is no older than the
@@ -1251,7 +1254,10 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
                                           forward ? "finished" : "rolled back", moved.size()));
     for (const auto& p : left_alone)
       report.problems.push_back(
-          fmt::format("{}: {} was changed since; left as it is", in.worktree, p));
+          {"accept_path_changed", in.workspace, util::join(in.worktree, p),
+           fmt::format("{}: {} was changed since; left as it is", in.worktree, p),
+           "compare it with the workspace's version (`berth diff " + in.workspace +
+               "`) and settle it by hand"});
     ::unlink(file.c_str());
     if (forward) {
       if (auto record = registry.load(name_slug(in.workspace)); record && *record) {
@@ -1265,10 +1271,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
 
   // Registry against git and the disk.
-  std::vector<std::string> problems_in_records;
-  auto records = BERTH_TRY(registry.load_all(&problems_in_records));
-  for (const auto& p : problems_in_records)
-    report.problems.push_back(p);
+  auto records = BERTH_TRY(registry.load_all(&report.problems));
   // A moved repository: records re-linked to the admin dirs git has now (with --repair, after
   // `git worktree repair` for trees whose .git file still names the old place). git's list of
   // worktrees is read after that repair.
@@ -1282,15 +1285,20 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {
       if (unlinked(w)) {
-        report.problems.push_back(fmt::format(
-            "workspace '{}': its directory {} is there but its git admin dir {} is not; berth "
-            "will not delete it",
-            w.name, w.path, w.git_dir));
+        report.problems.push_back(
+            {"unlinked", w.name, w.path,
+             fmt::format("workspace '{}': its directory {} is there but its git admin dir {} is "
+                         "not; berth will not delete it",
+                         w.name, w.path, w.git_dir),
+             "save what you need from the directory, then `berth discard " + w.name + "`"});
         continue;
       }
       if (auto problem = tree_claim_problem(project, records, w); !problem.empty()) {
         report.problems.push_back(
-            fmt::format("workspace '{}': its record does not match git: {}", w.name, problem));
+            {"record_mismatch", w.name, w.path,
+             fmt::format("workspace '{}': its record does not match git: {}", w.name, problem),
+             "check the record (<git-common-dir>/berth/workspaces/) against `git worktree list`; "
+             "berth leaves the directory alone"});
         continue;
       }
     }
@@ -1303,11 +1311,14 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
                              [&](const WorktreeEntry& e) { return e.path == w.path; });
     if (!known)
       report.problems.push_back(
-          fmt::format("workspace '{}': git has no worktree at {}; `berth discard {}` cleans it up",
-                      w.name, w.path, w.name));
+          {"worktree_missing", w.name, w.path,
+           fmt::format("workspace '{}': git has no worktree at {}", w.name, w.path),
+           "berth discard " + w.name});
     else if (!util::is_directory(w.path))
       report.problems.push_back(
-          fmt::format("workspace '{}': its directory {} is missing", w.name, w.path));
+          {"directory_missing", w.name, w.path,
+           fmt::format("workspace '{}': its directory {} is missing", w.name, w.path),
+           "berth discard " + w.name + " (its committed work is kept in the trash)"});
   }
   // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
   auto roots = workspace_roots(project);
@@ -1343,14 +1354,21 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
         continue;
       }
       if (!settle_aside(project, e.path, true)) {
-        report.problems.push_back(fmt::format(
-            "discarded tree {} is kept: its snapshot could not be verified against it (save "
-            "what you need from it, then `git worktree remove --force --force {}`)",
-            e.path, e.path));
+        report.problems.push_back(
+            {"trash_unverified", "", e.path,
+             fmt::format("discarded tree {} is kept: its snapshot could not be verified against it",
+                         e.path),
+             fmt::format(
+                 "save what you need from it, then `git worktree remove --force --force {}`",
+                 e.path)});
         continue;
       }
       if (auto why = aside_may_go(project, e.path); !why.empty()) {
-        report.problems.push_back(fmt::format("{}: kept: {}", e.path, why));
+        report.problems.push_back(
+            {"trash_kept", "", e.path, fmt::format("{}: kept: {}", e.path, why),
+             fmt::format(
+                 "save what you need from it, then `git worktree remove --force --force {}`",
+                 e.path)});
         continue;
       }
       if (remove_aside(project, e.path)) {
@@ -1359,7 +1377,10 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       }
     }
     report.problems.push_back(
-        fmt::format("worktree {} is locked by berth but has no workspace record", e.path));
+        {"orphan_worktree", "", e.path,
+         fmt::format("worktree {} is locked by berth but has no workspace record", e.path),
+         fmt::format("save what you need from it, then `git worktree remove --force --force {}`",
+                     e.path)});
   }
   return report;
 }

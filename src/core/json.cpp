@@ -114,4 +114,19 @@ void to_json(nlohmann::json& j, const Restored& r) {
   j = {{"workspace", r.workspace}, {"snapshot", r.from}, {"warnings", r.warnings}};
 }
 
+void to_json(nlohmann::json& j, const Problem& p) {
+  auto or_null = [](const std::string& s) {
+    return s.empty() ? nlohmann::json() : nlohmann::json(s);
+  };
+  j = {{"code", p.code},
+       {"name", or_null(p.name)},
+       {"path", or_null(p.path)},
+       {"message", p.message},
+       {"repair", or_null(p.repair)}};
+}
+
+void to_json(nlohmann::json& j, const DoctorReport& r) {
+  j = {{"problems", r.problems}, {"repaired", r.repaired}, {"pending", r.pending}};
+}
+
 } // namespace berth

@@ -160,7 +160,7 @@ Result<std::optional<Workspace>> Registry::load(const std::string& slug) const {
   return std::optional<Workspace>(BERTH_TRY(workspace_from_record(*text, path)));
 }
 
-Result<std::vector<Workspace>> Registry::load_all(std::vector<std::string>* problems) const {
+Result<std::vector<Workspace>> Registry::load_all(std::vector<Problem>* problems) const {
   std::vector<Workspace> all;
   std::string dir = util::join(dir_, "workspaces");
   DIR* d = ::opendir(dir.c_str());
@@ -170,7 +170,9 @@ Result<std::vector<Workspace>> Registry::load_all(std::vector<std::string>* prob
     if (file.size() <= 5 || file.substr(file.size() - 5) != ".json") continue;
     auto record = load(file.substr(0, file.size() - 5));
     if (!record) {
-      if (problems) problems->push_back(record.error().message);
+      if (problems)
+        problems->push_back({"record_unreadable", "", util::join(dir, file), record.error().message,
+                             record.error().hint});
       continue;
     }
     if (*record) all.push_back(std::move(**record));

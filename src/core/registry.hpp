@@ -19,15 +19,16 @@ public:
   Result<util::FileLock> lock() const;
 
   Result<std::optional<Workspace>> load(const std::string& slug) const;
-  /// Every record, sorted by name. Unreadable records are reported in `problems`.
-  Result<std::vector<Workspace>> load_all(std::vector<std::string>* problems = nullptr) const;
+  /// Every record, sorted by name. Unreadable records are reported in `problems`
+  /// (code "record_unreadable").
+  Result<std::vector<Workspace>> load_all(std::vector<Problem>* problems = nullptr) const;
   Result<void> save(const Workspace& workspace) const;
   Result<void> remove(const std::string& slug) const;
 
   const std::string& dir() const { return dir_; }
+  std::string record_path(const std::string& slug) const;
 
 private:
-  std::string record_path(const std::string& slug) const;
   std::string dir_;
 };
 

@@ -1,6 +1,7 @@
 #include "core/tree_claim.hpp"
 
 #include "core/git.hpp"
+#include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/registry.hpp"
 #include "core/workspace_git.hpp"
@@ -257,7 +258,9 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
         relinked.git_dir = moved->git_dir;
         relinked.root = moved->root;
         if (auto saved = registry.save(relinked); !saved) {
-          out.problems.push_back(saved.error().message);
+          out.problems.push_back({"record_unwritable", w.name,
+                                  registry.record_path(name_slug(w.name)), saved.error().message,
+                                  saved.error().hint});
           return true;
         }
         w = relinked;
@@ -277,12 +280,15 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
       }
       out.problems.push_back(
           repair == Repair::no
-              ? fmt::format("workspace '{}': its directory moved with the repository to {}; "
-                            "`berth doctor --repair` re-links it",
-                            w.name, now)
-              : fmt::format("workspace '{}': its directory moved with the repository to {}, but "
-                            "git's links to it cannot be repaired (try `git worktree repair {}`)",
-                            w.name, now, now));
+              ? Problem{"moved_with_repository", w.name, now,
+                        fmt::format("workspace '{}': its directory moved with the repository to {}",
+                                    w.name, now),
+                        "berth doctor --repair"}
+              : Problem{"moved_with_repository", w.name, now,
+                        fmt::format("workspace '{}': its directory moved with the repository to "
+                                    "{}, but git's links to it cannot be repaired",
+                                    w.name, now),
+                        fmt::format("git worktree repair {}", now)});
       continue;
     }
     // git's admin dir for this tree in the repository as it is now: exactly one, and no other
@@ -292,11 +298,13 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
                    return o.name != w.name && same_place(o.git_dir, admins.front());
                  });
     if (admins.size() != 1 || taken) {
-      out.problems.push_back(fmt::format(
-          "workspace '{}': its git admin dir {} is not in this repository, and git has no single "
-          "worktree at {} to re-link it to; move the record aside (<git-common-dir>/berth/"
-          "workspaces/) and the directory out of berth's root if the work there is to be kept",
-          w.name, w.git_dir, w.path));
+      out.problems.push_back(
+          {"admin_dir_foreign", w.name, w.path,
+           fmt::format("workspace '{}': its git admin dir {} is not in this repository, and git "
+                       "has no single worktree at {} to re-link it to",
+                       w.name, w.git_dir, w.path),
+           "move the record aside (<git-common-dir>/berth/workspaces/) and the directory out of "
+           "berth's root if the work there is to be kept"});
       continue;
     }
     std::string admin = util::real_path(admins.front()).value_or(admins.front());
@@ -307,23 +315,30 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
     std::string text = chomp(util::read_file(util::join(w.path, ".git")).value_or(""));
     bool names_old = text == "gitdir: " + w.git_dir;
     if (named != admin && !names_old) {
-      out.problems.push_back(fmt::format(
-          "workspace '{}': its .git file names neither {} nor the recorded {}; not re-linked",
-          w.name, admin, w.git_dir));
+      out.problems.push_back(
+          {"gitfile_mismatch", w.name, w.path,
+           fmt::format("workspace '{}': its .git file names neither {} nor the recorded {}; not "
+                       "re-linked",
+                       w.name, admin, w.git_dir),
+           "check which repository the directory belongs to; berth leaves it alone"});
       continue;
     }
     if (named != admin) {
       if (repair == Repair::no) {
-        out.problems.push_back(fmt::format(
-            "workspace '{}': the repository moved (its .git file still names {}); `berth doctor "
-            "--repair` re-links it",
-            w.name, w.git_dir));
+        out.problems.push_back(
+            {"moved_repository", w.name, w.path,
+             fmt::format("workspace '{}': the repository moved (its .git file still names {})",
+                         w.name, w.git_dir),
+             "berth doctor --repair"});
         continue;
       }
       auto repaired = git_status_of(repo_call(project, {"worktree", "repair", w.path}));
       if (!repaired || !repaired->ok() || read_gitfile(w.path) != admin) {
-        out.problems.push_back(fmt::format(
-            "workspace '{}': `git worktree repair {}` did not re-link it", w.name, w.path));
+        out.problems.push_back(
+            {"moved_repository", w.name, w.path,
+             fmt::format("workspace '{}': `git worktree repair {}` did not re-link it", w.name,
+                         w.path),
+             fmt::format("run `git worktree repair {}` and read its message", w.path)});
         continue;
       }
     }
@@ -331,7 +346,8 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
     w.git_dir = admin;
     if (auto saved = registry.save(w); !saved) {
       w.git_dir = old;
-      out.problems.push_back(saved.error().message);
+      out.problems.push_back({"record_unwritable", w.name, registry.record_path(name_slug(w.name)),
+                              saved.error().message, saved.error().hint});
       continue;
     }
     out.relinked.push_back(

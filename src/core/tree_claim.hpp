@@ -65,7 +65,7 @@ std::string moved_with_checkout(const Project& project, const Workspace& w);
 
 struct Relinked {
   std::vector<std::string> relinked; ///< what was re-linked (one line each)
-  std::vector<std::string> problems; ///< records that could not be (one line each)
+  std::vector<Problem> problems;     ///< records that could not be
 };
 /// Point records whose admin dir lies outside this repository at the admin dir git has for their
 /// tree, when git's links prove it is theirs (the admin dir's `gitdir` names the tree's `.git`,

@@ -35,7 +35,8 @@ assert_contains "$(cat "$T/err")" "interrupted"
 assert_contains "$(cat "$T/err")" "berth doctor --repair"
 out=$(not 1 berth doctor)
 assert_contains "$out" "interrupted accept of 'x' into main"
-assert_eq "$(not 1 berth --json doctor | jq -r '.problems[0]')" "interrupted accept of 'x' into main (20 file(s))"
+assert_eq "$(not 1 berth --json doctor | jq -r '.problems[0] | [.code, .name, .message] | join("|")')" \
+  "interrupted_accept|x|interrupted accept of 'x' into main (20 file(s))"
 # No other accept into that branch until it is repaired.
 before=$(fingerprint)
 out=$(expect_error interrupted 1 berth --json accept other --strategy merge)

@@ -49,7 +49,9 @@ out=$(not 1 berth --json doctor --repair)
 assert_eq "$(jq '.repaired | length' <<<"$out")" 1 "repaired"
 assert_contains "$(jq -r '.repaired[0]' <<<"$out")" "$other/a."
 assert_eq "$(jq '.problems | length' <<<"$out")" 1 "problems"
-assert_contains "$(jq -r '.problems[0]' <<<"$out")" "$trash/b."
+assert_eq "$(jq -r '.problems[0].code' <<<"$out")" "trash_unverified"
+assert_contains "$(jq -r '.problems[0].path' <<<"$out")" "$trash/b."
+assert_contains "$(jq -r '.problems[0].repair' <<<"$out")" "git worktree remove --force --force $trash/b."
 [[ ! -e $(echo "$other"/a.*) ]]
 [[ -e $(echo "$trash"/b.*)/b.txt ]]
 snap=$(git for-each-ref --format='%(refname)' refs/berth/trash/a/)

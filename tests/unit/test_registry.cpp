@@ -221,7 +221,7 @@ TEST(Registry, LoadAllIsSortedByNameAndReportsCorruptRecords) {
   ASSERT_TRUE(util::write_file_atomic(util::join(workspaces, "notes.txt"), "not a record"));
   ASSERT_TRUE(util::write_file_atomic(util::join(workspaces, ".json"), "{}"));
 
-  std::vector<std::string> problems;
+  std::vector<berth::Problem> problems;
   auto all = registry.load_all(&problems);
   ASSERT_TRUE(all) << all.error().message;
   std::vector<std::string> names;
@@ -229,7 +229,9 @@ TEST(Registry, LoadAllIsSortedByNameAndReportsCorruptRecords) {
     names.push_back(w.name);
   EXPECT_EQ(names, (std::vector<std::string>{"alpha", "mid/dle", "zeta"}));
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_NE(problems[0].find("broken.json"), std::string::npos) << problems[0];
+  EXPECT_EQ(problems[0].code, "record_unreadable");
+  EXPECT_NE(problems[0].path.find("broken.json"), std::string::npos) << problems[0].path;
+  EXPECT_NE(problems[0].message.find("broken.json"), std::string::npos) << problems[0].message;
 
   auto without_report = registry.load_all();
   ASSERT_TRUE(without_report) << "a corrupt record does not make the whole list fail";
