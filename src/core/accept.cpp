@@ -196,8 +196,7 @@ struct Target {
 
 Result<Target> find_target(const Project& project, const Workspace& w,
                            const std::optional<std::string>& into) {
-  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
-  auto entries = parse_worktree_list(listed.out);
+  auto entries = BERTH_TRY(worktrees(project));
   Target t;
   if (into) {
     t.branch = *into;
@@ -399,7 +398,7 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
       continue;
     }
     if (want.empty())
-      index_info += fmt::format("0 {}\t{}", kNullOid, p.path) + '\0';
+      index_info += fmt::format("0 {}\t{}", std::string(other.size(), '0'), p.path) + '\0';
     else
       index_info += fmt::format("{} {}\t{}", want_mode, want, p.path) + '\0';
     if (have == want) continue;
@@ -425,7 +424,7 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
       std::string in_index = it == staged.end() ? std::string() : it->second;
       if (in_index != other || in_index == want) continue;
       if (want.empty())
-        index_info += fmt::format("0 {}\t{}", kNullOid, p->path) + '\0';
+        index_info += fmt::format("0 {}\t{}", std::string(other.size(), '0'), p->path) + '\0';
       else
         index_info +=
             fmt::format("{} {}\t{}", forward ? p->new_mode : p->old_mode, want, p->path) + '\0';
@@ -1275,8 +1274,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   auto relinked = relink_moved(project, records, repair);
   report.repaired.insert(report.repaired.end(), relinked.relinked.begin(), relinked.relinked.end());
   report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
-  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
-  auto entries = parse_worktree_list(listed.out);
+  auto entries = BERTH_TRY(worktrees(project));
   for (const auto& w : records) {
     if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
     // A record that does not match git never gets a tree deleted: say which and why.

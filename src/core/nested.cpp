@@ -244,7 +244,9 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
     std::string p = record.substr(tab + 1);
     if (!seen.insert(p).second) continue; // a conflict's other stages
     if (record.compare(0, 6, "160000") == 0) {
-      entries.push_back({"160000", record.substr(s1 + 1, 40), p});
+      // "MODE OID STAGE\tPATH": the oid as wide as the repository's (sha1 or sha256).
+      auto s2 = record.find(' ', s1 + 1);
+      entries.push_back({"160000", record.substr(s1 + 1, s2 - s1 - 1), p});
       warnings.push_back(fmt::format(
           "{}/{}: a repository inside a nested repository is kept as a gitlink only", path, p));
       continue;

@@ -480,9 +480,9 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
     w.git_dir = r.slot.git_dir;
     // The branch is created at the base; HEAD is attached to it without touching index or files
     // (they still hold the slot's commit until the caller's read-tree brings them over).
-    auto made =
-        BERTH_TRY(git_status_of(repo_call(project, {"update-ref", "-m", "berth: new workspace",
-                                                    "refs/heads/" + branch, start, kNullOid})));
+    auto made = BERTH_TRY(
+        git_status_of(repo_call(project, {"update-ref", "-m", "berth: new workspace",
+                                          "refs/heads/" + branch, start, project.null_oid()})));
     if (!made.ok()) {
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
       return fail(ErrorCode::branch_exists,

@@ -90,8 +90,9 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string ref = trash_prefix(w.name) + std::to_string(s.time) +
                       (attempt == 0 ? std::string() : fmt::format("-{}", attempt));
-    auto made = BERTH_TRY(git_status_of(repo_call(
-        project, {"update-ref", "-m", "berth: trash " + w.name, ref, s.commit, kNullOid})));
+    auto made =
+        BERTH_TRY(git_status_of(repo_call(project, {"update-ref", "-m", "berth: trash " + w.name,
+                                                    ref, s.commit, project.null_oid()})));
     if (made.ok()) {
       s.ref = ref;
       return s;
@@ -119,16 +120,15 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
   std::string short_name = branch.substr(std::string_view("refs/heads/").size());
   std::string now = BERTH_TRY(rev(project, branch));
   bool elsewhere = false;
-  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
   // (A tree discard moved aside, waiting for the background deleter, does not count: it goes.)
-  for (const auto& entry : parse_worktree_list(listed.out))
+  for (const auto& entry : BERTH_TRY(worktrees(project)))
     if (entry.branch == branch && entry.path != w.path &&
         util::basename(util::dirname(entry.path)) != ".trash")
       elsewhere = true;
   if (now.empty()) {
     // Gone with the workspace (or deleted since): made again where the workspace had it.
-    BERTH_TRY(git(
-        repo_call(project, {"update-ref", "-m", "berth: restore", branch, snap.head, kNullOid})));
+    BERTH_TRY(git(repo_call(
+        project, {"update-ref", "-m", "berth: restore", branch, snap.head, project.null_oid()})));
     made_branch = branch;
   } else if (now != snap.head || elsewhere) {
     warnings.push_back(fmt::format(

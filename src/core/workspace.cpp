@@ -49,6 +49,14 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
   return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
 }
 
+Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
+  auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
+  auto entries = parse_worktree_list(out.out);
+  if (!entries.empty() && !entries.front().bare && !project.main_worktree().empty())
+    entries.front().path = project.main_worktree();
+  return entries;
+}
+
 bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to) {
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0)
     return false;
@@ -179,10 +187,6 @@ Result<bool> ref_exists(const Project& project, const std::string& ref) {
   return r.ok();
 }
 
-Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
-  auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
-  return parse_worktree_list(out.out);
-}
 
 std::string read_lock_reason(const Workspace& w, bool* locked) {
   auto text = util::read_file(util::join(w.git_dir, "locked"));
@@ -441,6 +445,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     if (!read_project_home(project.berth_dir()))
       (void)write_project_home(project.berth_dir(),
                                {project.common_dir(), project.default_workspace_root()});
+    note_main_worktree(project);
 
     w.name = plan.name;
     w.branch = branch;
@@ -533,12 +538,12 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   // its output goes to stderr, like git's, so stdout stays the workspace path alone.
   // (Only when there is one: `git hook run` costs a process even with nothing to run.)
   if (hook_exists(project, w, plan.hooks_path, "post-checkout")) {
-    GitCall hook{
-        {"hook", "run", "--ignore-missing", "post-checkout", "--", kNullOid, plan.start, "1"},
-        w.path,
-        {},
-        {},
-        util::Stream::inherit};
+    GitCall hook{{"hook", "run", "--ignore-missing", "post-checkout", "--", project.null_oid(),
+                  plan.start, "1"},
+                 w.path,
+                 {},
+                 {},
+                 util::Stream::inherit};
     auto hooked = git_status_of(hook);
     if (hooked && !hooked->ok())
       created.warnings.push_back(
