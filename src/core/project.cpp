@@ -168,6 +168,15 @@ Result<Project> Project::open(const ProjectOptions& options) {
   if (name.empty() || name == "/") name = "project";
   p.name_ = name;
 
+  // A relative HOME (`HOME=.`) would put the workspaces, the trust list and the user's config
+  // under whatever directory berth runs in — the user's checkout. git resolves it the same way;
+  // berth refuses instead (relative XDG_* values are ignored, as the XDG spec says).
+  if (util::data_home().front() != '/' || util::config_home().front() != '/')
+    return fail(ErrorCode::config_invalid,
+                fmt::format("HOME is a relative path ('{}'): berth's workspaces and settings "
+                            "would land inside the current directory",
+                            util::home_dir()),
+                "set HOME (or XDG_DATA_HOME and XDG_CONFIG_HOME) to an absolute path");
   std::string user_file = util::join(util::config_home(), "berth/config.toml");
   std::string repo_file = p.bare_ ? std::string() : util::join(p.main_worktree_, ".berth.toml");
   p.config_ = BERTH_TRY(Config::load(user_file, repo_file, options.config_flags));
@@ -177,7 +186,13 @@ Result<Project> Project::open(const ProjectOptions& options) {
       util::join(util::data_home(),
                  fmt::format("berth/{}-{:08x}", p.name_,
                              static_cast<uint32_t>(util::fnv1a(p.common_dir_)))));
-  std::string root = expand_home(p.config_.get_string("workspace_root"));
+  const std::string& configured_root = p.config_.get_string("workspace_root");
+  std::string root = expand_home(configured_root);
+  if (root != configured_root && (root.empty() || root.front() != '/'))
+    return fail(ErrorCode::config_invalid,
+                fmt::format("workspace_root '{}' starts with ~ but HOME is not an absolute path",
+                            configured_root),
+                "set HOME to an absolute path, or workspace_root to an absolute one");
   if (root.empty())
     p.workspace_root_ = p.default_root_;
   else
