@@ -95,7 +95,8 @@ Result<std::vector<std::string>> read_blobs(GitCall cat, const std::vector<std::
   cat.args.insert(cat.args.end(), {"cat-file", "--batch"});
   for (const auto& oid : oids)
     cat.input += oid + "\n";
-  auto out = BERTH_TRY(git(cat)).out;
+  auto read = BERTH_TRY(git(cat));
+  const std::string& out = read.out;
   std::vector<std::string> blobs;
   size_t pos = 0;
   for (size_t i = 0; i < oids.size(); ++i) {
@@ -104,13 +105,13 @@ Result<std::vector<std::string>> read_blobs(GitCall cat, const std::vector<std::
     std::string header = out.substr(pos, nl - pos); // "<oid> blob <size>"
     auto space = header.rfind(' ');
     if (space == std::string::npos || header.find(" blob ") == std::string::npos)
-      return fail(ErrorCode::git_failed, fmt::format("cannot read object {}", oids[i]));
+      return tl::unexpected(git_error(cat, read, fmt::format("cannot read object {}", oids[i])));
     size_t size = std::strtoull(header.c_str() + space + 1, nullptr, 10);
     blobs.push_back(out.substr(nl + 1, size));
     pos = nl + 1 + size + 1;
   }
   if (blobs.size() != oids.size())
-    return fail(ErrorCode::git_failed, "cannot read the saved files back");
+    return tl::unexpected(git_error(cat, read, "cannot read the saved files back"));
   return blobs;
 }
 
@@ -291,9 +292,11 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
     }
   }
   if (!hashed.empty()) {
-    auto oids = split_lines(BERTH_TRY(git(hash)).out);
+    auto hashing = BERTH_TRY(git(hash));
+    auto oids = split_lines(hashing.out);
     if (oids.size() != hashed.size())
-      return fail(ErrorCode::git_failed, fmt::format("cannot hash the files of {}", path));
+      return tl::unexpected(
+          git_error(hash, hashing, fmt::format("cannot hash the files of {}", path)));
     for (size_t i = 0; i < hashed.size(); ++i)
       kept[hashed[i]].oid = oids[i];
   }
@@ -439,13 +442,16 @@ std::string first(const std::vector<std::string>& values) {
 
 // Put one nested repository back from its commit.
 Result<void> restore_one(const Project& project, const Workspace& w, const std::string& commit) {
-  auto message = BERTH_TRY(git(repo_call(project, {"log", "-1", "--format=%B", commit}))).out;
+  GitCall log = repo_call(project, {"log", "-1", "--format=%B", commit});
+  auto logged = BERTH_TRY(git(log));
+  const std::string& message = logged.out;
   std::string path = first(trailers(message, "Berth-Nested-Path"));
   std::string module = first(trailers(message, "Berth-Nested-Module"));
   std::string head = first(trailers(message, "Berth-Nested-Head"));
   std::string head_ref = first(trailers(message, "Berth-Nested-Head-Ref"));
   if (!plain_relative(path) || (!module.empty() && !plain_relative(module)))
-    return fail(ErrorCode::git_failed, fmt::format("a nested record {} is malformed", commit));
+    return tl::unexpected(
+        git_error(log, logged, fmt::format("a nested record {} is malformed", commit)));
   std::string dir = util::join(w.path, path);
   if (auto made = util::make_dirs(dir); !made) return fail(ErrorCode::io_error, made.error());
 

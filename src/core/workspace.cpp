@@ -187,7 +187,6 @@ Result<bool> ref_exists(const Project& project, const std::string& ref) {
   return r.ok();
 }
 
-
 std::string read_lock_reason(const Workspace& w, bool* locked) {
   auto text = util::read_file(util::join(w.git_dir, "locked"));
   *locked = text.has_value();
@@ -350,14 +349,18 @@ Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w,
       wait_for_running_gc(project);
     }
     snap = take_snapshot(project, w, content);
-    if (snap && snapshot_complete(project, snap->commit)) return snap;
+    std::optional<Error> why;
+    if (snap && snapshot_complete(project, snap->commit, &why)) return snap;
     if (snap) {
       (void)git_status_of(repo_call(project, {"update-ref", "-d", snap->ref, snap->commit}));
-      snap = fail(ErrorCode::git_failed,
-                  fmt::format("the snapshot of '{}' keeps losing objects (a `git gc --prune=now` "
-                              "running meanwhile?): nothing was deleted",
-                              w.name),
-                  "wait for the gc to finish, then discard again");
+      // The error carries the check that found objects missing.
+      Error lost = why ? std::move(*why) : Error{ErrorCode::git_failed, {}, {}, std::nullopt, {}};
+      lost.code = ErrorCode::git_failed;
+      lost.message = fmt::format("the snapshot of '{}' keeps losing objects (a `git gc "
+                                 "--prune=now` running meanwhile?): nothing was deleted",
+                                 w.name);
+      lost.hint = "wait for the gc to finish, then discard again";
+      snap = tl::unexpected(std::move(lost));
     }
   }
   return snap;
@@ -505,12 +508,11 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       // The admin dir comes from the .git file git just wrote; from now on berth uses its own
       // record of it and never reads the workspace's .git again.
       w.git_dir = read_gitfile(path);
-      if (w.git_dir.empty())
-        return undo(Error{ErrorCode::git_failed,
-                          fmt::format("git left no usable .git file in {}", path),
-                          "check that the workspace root is writable and run `berth new` again",
-                          std::nullopt,
-                          {}});
+      if (w.git_dir.empty()) {
+        Error e = git_error(add, *added, fmt::format("git left no usable .git file in {}", path));
+        e.hint = "check that the workspace root is writable and run `berth new` again";
+        return undo(std::move(e));
+      }
     }
     auto saved = test_failure_at("worktree");
     if (saved) saved = registry.save(w);
