@@ -187,6 +187,20 @@ Result<bool> ref_exists(const Project& project, const std::string& ref) {
   return r.ok();
 }
 
+// A branch that keeps `branch` from being created: git stores refs as paths, so a branch `berth`
+// blocks every `berth/...` branch and a `berth/x/y` blocks `berth/x` (a directory/file conflict
+// git reports as "cannot lock ref"). "" when none does.
+Result<std::string> blocking_branch(const Project& project, const std::string& branch) {
+  for (auto slash = branch.find('/'); slash != std::string::npos;
+       slash = branch.find('/', slash + 1))
+    if (BERTH_TRY(ref_exists(project, "refs/heads/" + branch.substr(0, slash))))
+      return branch.substr(0, slash);
+  auto below = BERTH_TRY(git(repo_call(project, {"for-each-ref", "--count=1", "--format=%(refname)",
+                                                 "refs/heads/" + branch + "/"})));
+  std::string ref = chomp(below.out);
+  return ref.empty() ? ref : ref.substr(std::string_view("refs/heads/").size());
+}
+
 std::string read_lock_reason(const Workspace& w, bool* locked) {
   auto text = util::read_file(util::join(w.git_dir, "locked"));
   *locked = text.has_value();
@@ -438,6 +452,14 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       return fail(ErrorCode::branch_exists, fmt::format("branch '{}' already exists", branch),
                   fmt::format("pick another name, or delete the branch: git branch -D {}", branch));
     }
+    if (auto blocking = BERTH_TRY(blocking_branch(project, branch)); !blocking.empty())
+      return fail(ErrorCode::branch_exists,
+                  fmt::format("branch '{}' cannot be made: your branch '{}' is in the way (git "
+                              "cannot have both)",
+                              branch, blocking),
+                  fmt::format("rename that branch (git branch -m {} NEW-NAME), or set another "
+                              "branch_prefix (e.g. berth -c branch_prefix=ws/ ...)",
+                              blocking));
 
     // Only now that nothing refuses does anything appear on disk: a refused `new` changes nothing.
     if (auto made = util::make_dirs(project.workspace_root()); !made)
