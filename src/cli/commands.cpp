@@ -577,6 +577,12 @@ Result<Output> run_pool(const Args& args, const berth::Project& project) {
   berth::PoolStatus s;
   if (args.pool_action == "fill" && args.background)
     s = BERTH_TRY(berth::pool_fill_background(project));
+  else if (args.pool_action == "fill" && args.count &&
+           (*args.count < 0 || *args.count > berth::kMaxPoolSize))
+    return berth::fail(berth::ErrorCode::usage,
+                       fmt::format("pool fill {}: the count must be from 0 to {}", *args.count,
+                                   berth::kMaxPoolSize),
+                       "run `berth pool fill N` with N ready slots wanted");
   else if (args.pool_action == "fill")
     s = BERTH_TRY(
         berth::pool_fill(project, args.count.value_or(project.config().get_int("pool.size"))));
