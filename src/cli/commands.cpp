@@ -52,6 +52,7 @@ berth::SetupListener setup_printer(const Args& args) {
                           {"bytes", e.bytes},
                           {"exit_status", e.exit_status}};
       std::fprintf(stderr, "%s\n", j.dump().c_str());
+      if (e.kind == Kind::warning) mark_warning_printed(e.detail);
       return;
     }
     switch (e.kind) {
@@ -82,7 +83,7 @@ berth::SetupListener setup_printer(const Args& args) {
                    e.detail.c_str());
       break;
     case Kind::warning:
-      std::fprintf(stderr, "berth: warning: %s\n", e.detail.c_str());
+      print_warning(e.detail);
       break;
     }
   };
