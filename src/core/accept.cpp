@@ -61,8 +61,6 @@ std::optional<Strategy> parse_strategy(std::string_view text) {
 
 namespace {
 
-constexpr const char* kEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
 // ---- the intent record ------------------------------------------------------------------------
 
 struct PathChange {
@@ -613,7 +611,7 @@ Result<std::string> replay(const Project& project, const std::string& base,
     if (commit.empty()) continue;
     CommitObject c = BERTH_TRY(read_commit(project, commit));
     std::string parent_tree =
-        c.parent.empty() ? std::string(kEmptyTree) : BERTH_TRY(tree_of(project, c.parent));
+        c.parent.empty() ? project.empty_tree() : BERTH_TRY(tree_of(project, c.parent));
     std::string picked = c.tree;
     if (parent_tree != tip_tree) {
       std::string ancestor = BERTH_TRY(make_commit(project, parent_tree, {}, "berth: replay base"));

@@ -19,8 +19,6 @@
 namespace berth {
 namespace {
 
-constexpr const char* kEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
 // A git call on a nested repository: its git dir named explicitly (its `.git` is never searched
 // for) and no fsmonitor hook, whatever its own config says. Only commands that run nothing its
 // config could name are used on it (no add, no checkout, no filters, commits unsigned).
@@ -215,6 +213,14 @@ Result<std::vector<FileEntry>> untracked_files(const Project& project,
   return files;
 }
 
+// The empty tree's name in the object format of the repository `base` calls into.
+std::string empty_tree_in(const GitCall& base) {
+  GitCall call = base;
+  call.args.insert(call.args.end(), {"hash-object", "-t", "tree", "--stdin"});
+  auto r = git_status_of(call);
+  return r && r->ok() ? chomp(r->out) : std::string();
+}
+
 std::string rev(const GitCall& base, const std::string& what) {
   GitCall call = base;
   call.args.insert(call.args.end(), {"rev-parse", "--verify", "-q", what});
@@ -305,7 +311,7 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
   info.env["GIT_INDEX_FILE"] = index.path;
   for (const auto& e : kept)
     info.input += fmt::format("{} {}\t{}", e.mode, e.oid, e.path) + '\0';
-  if (kept.empty()) return std::string(kEmptyTree);
+  if (kept.empty()) return project.empty_tree();
   BERTH_TRY(git(info));
   GitCall write = repo_call(project, {"write-tree"});
   write.env["GIT_INDEX_FILE"] = index.path;
@@ -357,7 +363,8 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
 
   // The staged state, from a copy of its index, as a commit on its HEAD (in its own database:
   // git makes its trees from its own objects), unsigned whatever its config says.
-  std::string staged = head.empty() ? std::string(kEmptyTree) : rev(in, head + "^{tree}");
+  // (No commit yet: the empty tree, named in its own object format, which need not be ours.)
+  std::string staged = head.empty() ? empty_tree_in(in) : rev(in, head + "^{tree}");
   if (with_files && util::exists(util::join(git_dir, "index"))) {
     Scratch copy{scratch_path(project, "nested-staged")};
     if (copy_index(util::join(git_dir, "index"), copy.path)) {
@@ -387,11 +394,12 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
     // fetch would start in the module's core.worktree, which is gone (and its config is not
     // changed: a refused discard leaves the module as it was).
     ScratchRepo borrow{scratch_path(project, "nested-module")};
-    BERTH_TRY(git(GitCall{{"init", "-q", "--bare", "--", borrow.path},
-                          project.common_dir(),
-                          {},
-                          {},
-                          util::Stream::pipe}));
+    BERTH_TRY(git(GitCall{
+        {"init", "-q", "--bare", "--object-format=" + project.object_format(), "--", borrow.path},
+        project.common_dir(),
+        {},
+        {},
+        util::Stream::pipe}));
     auto objects = util::real_path(util::join(git_dir, "objects"));
     if (!objects) return fail(ErrorCode::io_error, objects.error());
     if (auto linked = util::write_file_atomic(util::join(borrow.path, "objects/info/alternates"),
@@ -457,14 +465,21 @@ Result<void> restore_one(const Project& project, const Workspace& w, const std::
 
   // Its git dir: where a submodule's module lives in this workspace (set up already when the
   // workspace's setup could clone it), or the folder's own `.git`.
+  // Made again in the project's object format: the one it was saved in (save_nested keeps no
+  // other).
   std::string git_dir = nested_git_dir(w, path);
   if (git_dir.empty()) {
     if (module.empty()) {
       git_dir = util::join(dir, ".git");
-      BERTH_TRY(git(GitCall{{"init", "-q", "--", dir}, dir, {}, {}, util::Stream::pipe}));
+      BERTH_TRY(git(GitCall{{"init", "-q", "--object-format=" + project.object_format(), "--", dir},
+                            dir,
+                            {},
+                            {},
+                            util::Stream::pipe}));
     } else {
       git_dir = util::join(w.git_dir, module);
-      BERTH_TRY(git(GitCall{{"init", "-q", "--separate-git-dir=" + git_dir, "--", dir},
+      BERTH_TRY(git(GitCall{{"init", "-q", "--separate-git-dir=" + git_dir,
+                             "--object-format=" + project.object_format(), "--", dir},
                             dir,
                             {},
                             {},
@@ -705,7 +720,7 @@ namespace {
 Result<std::string> join_nested(const Project& project, const Workspace& w,
                                 const std::vector<std::string>& kept) {
   if (kept.empty()) return std::string();
-  std::vector<std::string> args{"commit-tree", kEmptyTree};
+  std::vector<std::string> args{"commit-tree", project.empty_tree()};
   for (const auto& k : kept)
     args.insert(args.end(), {"-p", k});
   GitCall commit = repo_call(project, args);
@@ -759,6 +774,15 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
                                      path, git_dir));
       continue;
     }
+    // Its objects go into the project's database: one of another object format (a sha1
+    // repository inside a sha256 project) cannot be kept there, and deleting it would lose it.
+    auto format = git_status_of(nested_call(git_dir, {}, {"rev-parse", "--show-object-format"}));
+    if (format && format->ok() && chomp(format->out) != project.object_format())
+      return fail(ErrorCode::nested_repository,
+                  fmt::format("the nested repository {} uses {} object names, this project {}: "
+                              "the trash cannot keep it; nothing was deleted",
+                              path, chomp(format->out), project.object_format()),
+                  fmt::format("move {} out of the workspace first", path));
     kept.push_back(BERTH_TRY(save_one(project, w, path, git_dir, recorded[path], warnings)));
   }
   return join_nested(project, w, kept);

@@ -136,7 +136,10 @@ Result<Project> Project::open(const ProjectOptions& options) {
   if (!common) return fail(ErrorCode::io_error, common.error());
   p.common_dir_ = *common;
   p.object_format_ = lines[2];
-  p.null_oid_ = std::string(p.object_format_ == "sha256" ? 64 : 40, '0');
+  bool sha256 = p.object_format_ == "sha256";
+  p.null_oid_ = std::string(sha256 ? 64 : 40, '0');
+  p.empty_tree_ = sha256 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+                         : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
   if (!outside_work_tree) p.current_worktree_ = lines[4];
   p.berth_dir_ = util::join(p.common_dir_, "berth");
 

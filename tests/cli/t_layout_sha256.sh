@@ -32,3 +32,25 @@ ws=$(berth restore h)
 rm "$ws/README.md"
 berth accept h >/dev/null
 assert_eq "$(git diff --cached --name-status | tr '\t\n' '  ')" "D README.md A h.txt "
+git commit -qm "h landed"
+
+# Rebase replays onto a moved branch; a nested repository without a commit is kept by discard and
+# comes back with restore; one in sha1 cannot be kept: discard refuses, nothing deleted.
+ws=$(berth new r)
+(cd "$ws" && commit_file r1.txt one && commit_file r2.txt two)
+commit_file user2.txt mine
+berth accept r --strategy rebase >/dev/null
+assert_eq "$(git log --format=%s -3 | tr '\n' ' ')" "change r2.txt change r1.txt change user2.txt "
+ws=$(berth new n)
+git init -q --object-format=sha256 "$ws/inner"
+echo nested >"$ws/inner/file.txt"
+berth discard n >/dev/null
+ws=$(berth restore n)
+assert_eq "$(cat "$ws/inner/file.txt")" nested
+git init -q --object-format=sha1 "$ws/old"
+echo old >"$ws/old/file.txt"
+before=$(fingerprint)
+out=$(expect_error nested_repository 5 berth --json discard n)
+assert_contains "$(jq -r .error.message <<<"$out")" "old uses sha1"
+assert_unchanged "$before"
+[[ -f $ws/old/file.txt ]]
