@@ -115,7 +115,7 @@ Result<Project> Project::open(const ProjectOptions& options) {
                 "pass -C an existing directory inside a git repository");
 
   // One call answers where the repository is and which work tree we stand in; outside a work
-  // tree (a bare repository, a .git dir) git prints the first two answers, then refuses the third.
+  // tree (a bare repository, a .git dir) git prints the first four answers, then refuses the last.
   // The object format too: every object name berth writes (the null id of a ref update) is as
   // wide as the repository's (sha1: 40 hex digits, sha256: 64).
   GitCall probe{{"rev-parse", "--path-format=absolute", "--git-common-dir", "--absolute-git-dir",

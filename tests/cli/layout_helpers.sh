@@ -1,6 +1,15 @@
 # Helpers of the repository-layout tests (separate git dir, `.git` symlink, sha256), sourced after
 # common.sh and pool_helpers.sh.
 
+# first_commit_here: README.md and src/main.c committed in the fresh repository here.
+first_commit_here() {
+  mkdir src
+  echo "# app" >README.md
+  echo 'int main(void) { return 0; }' >src/main.c
+  git add -A
+  git commit -qm first
+}
+
 # lifecycle_here: the whole life of workspaces in the repository whose work tree is here (one
 # commit with README.md and src/main.c): new, list, diff, commit, sync, accept into the branch
 # (merge) and into the tree (apply), discard, restore, pool fill and take, doctor. The project is

@@ -9,11 +9,7 @@
 mkdir "$T/store"
 git init -q --separate-git-dir "$T/store/app.git" "$T/app"
 cd "$T/app"
-mkdir src
-echo "# app" >README.md
-echo 'int main(void) { return 0; }' >src/main.c
-git add -A
-git commit -qm first
+first_commit_here
 lifecycle_here
 
 # A workspace made here is found from the workspace itself, and accept run there lands here.

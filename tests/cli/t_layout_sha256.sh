@@ -8,11 +8,7 @@
 mkdir "$T/app"
 cd "$T/app"
 git init -q --object-format=sha256
-mkdir src
-echo "# app" >README.md
-echo 'int main(void) { return 0; }' >src/main.c
-git add -A
-git commit -qm first
+first_commit_here
 lifecycle_here
 
 # Object names in berth's output are sha256 ones.
