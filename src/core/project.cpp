@@ -86,7 +86,9 @@ std::string main_worktree_of(const std::string& berth_dir, const std::string& co
   if (!here.empty()) {
     // Noted only where berth keeps state already: a command that finds no registry writes nothing
     // (the first `new` notes it).
-    if (here != git_says && util::is_directory(berth_dir)) note_work_tree(berth_dir, here);
+    if (here != git_says && util::is_directory(berth_dir) &&
+        chomp(util::read_file(work_tree_file(berth_dir)).value_or("")) != here)
+      if (auto lock = Registry(berth_dir).lock()) note_work_tree(berth_dir, here);
     return here;
   }
   // The note first: a `.git` symlink to some `/elsewhere/.git` makes git name /elsewhere.
@@ -97,6 +99,7 @@ std::string main_worktree_of(const std::string& berth_dir, const std::string& co
 
 } // namespace
 
+// (Called under the project lock.)
 void note_main_worktree(const Project& project) {
   if (project.bare() || project.main_worktree().empty()) return;
   if (util::dirname(project.common_dir()) == project.main_worktree() &&

@@ -43,6 +43,7 @@ Result<void> write_project_home(const std::string& berth_dir, const ProjectHome&
 
 /// Note where the main work tree is when git cannot tell (a git dir apart from its work tree), in
 /// <berth>/work-tree, so that commands run from a workspace or the git dir find it.
+/// Call under the project lock.
 void note_main_worktree(const Project& project);
 
 /// Record (de)serialisation, exposed for tests.

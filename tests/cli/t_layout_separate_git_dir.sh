@@ -18,6 +18,12 @@ echo from-inside >"$ws/inside.txt"
 (cd "$ws" && berth accept e >/dev/null)
 assert_eq "$(git diff --cached --name-only)" inside.txt
 git commit -qm "e landed"
+# And from the git dir itself: the same project, its checkout the work tree.
+assert_eq "$(berth -C "$T/store/app.git" --json list | jq -r '.[].name')" ""
+ws=$(berth -C "$T/store/app.git" new from-git-dir --base main)
+assert_contains "$ws" "/app-"
+assert_eq "$(berth -C "$T/store/app.git" --json list | jq -r '.[].name')" from-git-dir
+berth discard from-git-dir >/dev/null
 
 # A clone with its git dir elsewhere.
 git clone -q --separate-git-dir "$T/store/copy.git" "$T/app" "$T/copy"
