@@ -97,10 +97,16 @@ public:
   const Config& config() const { return config_; }
   /// Short name of the project (folder of the main checkout).
   const std::string& project_name() const { return name_; }
+  /// The repository's object format: "sha1" or "sha256".
+  const std::string& object_format() const { return object_format_; }
+  /// git's all-zero object name for "no object", as wide as this repository's object names.
+  const std::string& null_oid() const { return null_oid_; }
+  /// The name of the empty tree in this repository's object format.
+  const std::string& empty_tree() const { return empty_tree_; }
 
 private:
   std::string common_dir_, main_worktree_, current_worktree_, cwd_, berth_dir_, workspace_root_,
-      default_root_, name_;
+      default_root_, name_, object_format_, null_oid_, empty_tree_;
   bool bare_ = false;
   Config config_;
 };

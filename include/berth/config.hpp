@@ -34,6 +34,9 @@ struct ConfigKey {
   bool repository_may_set; ///< false: a repository's .berth.toml cannot set it
 };
 
+/// The largest pool.size accepted (each slot is a full checkout).
+inline constexpr int64_t kMaxPoolSize = 64;
+
 /// The keys berth knows, in documentation order.
 const std::vector<ConfigKey>& config_keys();
 

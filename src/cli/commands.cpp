@@ -52,6 +52,7 @@ berth::SetupListener setup_printer(const Args& args) {
                           {"bytes", e.bytes},
                           {"exit_status", e.exit_status}};
       std::fprintf(stderr, "%s\n", j.dump().c_str());
+      if (e.kind == Kind::warning) mark_warning_printed(e.detail);
       return;
     }
     switch (e.kind) {
@@ -82,7 +83,7 @@ berth::SetupListener setup_printer(const Args& args) {
                    e.detail.c_str());
       break;
     case Kind::warning:
-      std::fprintf(stderr, "berth: warning: %s\n", e.detail.c_str());
+      print_warning(e.detail);
       break;
     }
   };
@@ -577,6 +578,12 @@ Result<Output> run_pool(const Args& args, const berth::Project& project) {
   berth::PoolStatus s;
   if (args.pool_action == "fill" && args.background)
     s = BERTH_TRY(berth::pool_fill_background(project));
+  else if (args.pool_action == "fill" && args.count &&
+           (*args.count < 0 || *args.count > berth::kMaxPoolSize))
+    return berth::fail(berth::ErrorCode::usage,
+                       fmt::format("pool fill {}: the count must be from 0 to {}", *args.count,
+                                   berth::kMaxPoolSize),
+                       "run `berth pool fill N` with N ready slots wanted");
   else if (args.pool_action == "fill")
     s = BERTH_TRY(
         berth::pool_fill(project, args.count.value_or(project.config().get_int("pool.size"))));

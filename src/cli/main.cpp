@@ -171,11 +171,11 @@ int main(int argc, char** argv) {
   }
   if (!args.quiet) {
     for (const auto& warning : project->config().warnings())
-      std::cerr << "berth: warning: " << warning << "\n";
+      cli::print_warning(warning);
     // doctor reports (and repairs) interrupted accepts itself.
     if (std::string_view(command->name) != "doctor")
       for (const auto& note : berth::pending_accepts(*project))
-        std::cerr << "berth: warning: " << note << "\n";
+        cli::print_warning(note);
   }
 
   auto output = command->run(args, *project);
@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
     for (const auto& note : output->notes)
       std::cerr << "berth: " << note << "\n";
     for (const auto& warning : output->warnings)
-      std::cerr << "berth: warning: " << warning << "\n";
+      cli::print_warning(warning);
   }
   std::cout.flush();
   if (!std::cout) return 1;

@@ -1,9 +1,11 @@
 #include "cli/render.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <set>
 #include <unistd.h>
 
 namespace cli {
@@ -78,6 +80,22 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
     out += line + "\n";
   }
   return out;
+}
+
+namespace {
+std::set<std::string>& printed_warnings() {
+  static std::set<std::string> printed;
+  return printed;
+}
+} // namespace
+
+void print_warning(const std::string& text) {
+  if (!printed_warnings().insert(text).second) return;
+  std::fprintf(stderr, "berth: warning: %s\n", text.c_str());
+}
+
+void mark_warning_printed(const std::string& text) {
+  printed_warnings().insert(text);
 }
 
 } // namespace cli

@@ -21,4 +21,11 @@ std::string human_bytes(uint64_t bytes);
 /// Left-aligned columns separated by two spaces; the first row is the header.
 std::string table(const std::vector<std::vector<std::string>>& rows);
 
+/// Print "berth: warning: TEXT" on stderr, unless this process printed that warning already: the
+/// same problem can reach the front end twice (a set-up warning shown live, then again in the
+/// command's result; a config warning also found by the command).
+void print_warning(const std::string& text);
+/// Count a warning as printed (shown in another form, e.g. a JSON set-up event).
+void mark_warning_printed(const std::string& text);
+
 } // namespace cli

@@ -61,8 +61,6 @@ std::optional<Strategy> parse_strategy(std::string_view text) {
 
 namespace {
 
-constexpr const char* kEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
 // ---- the intent record ------------------------------------------------------------------------
 
 struct PathChange {
@@ -183,6 +181,37 @@ Result<std::string> tree_of(const Project& project, const std::string& commit) {
   return chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", commit + "^{tree}"}))).out);
 }
 
+// The conflicting paths as the user knows them. In a directory/file conflict git moves the file
+// out of the directory's way as `PATH~LABEL` (LABEL: a commit, a branch, a rebased commit's
+// description) and names that; the user's path is PATH: the longest part before a `~` that one of
+// the merged commits has, where the whole name is in none of them.
+std::vector<std::string> user_conflict_paths(const Project& project,
+                                             const std::vector<std::string>& conflicts,
+                                             const std::vector<std::string>& commits) {
+  auto in_any = [&](const std::string& path) {
+    for (const auto& commit : commits) {
+      if (commit.empty()) continue;
+      auto r =
+          git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", commit + ":" + path}));
+      if (r && r->ok()) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> out;
+  for (const auto& path : conflicts) {
+    std::string shown = path;
+    if (path.find('~') != std::string::npos && !in_any(path))
+      for (auto tilde = path.rfind('~'); tilde != std::string::npos && tilde > 0;
+           tilde = path.rfind('~', tilde - 1))
+        if (in_any(path.substr(0, tilde))) {
+          shown = path.substr(0, tilde);
+          break;
+        }
+    if (std::find(out.begin(), out.end(), shown) == out.end()) out.push_back(shown);
+  }
+  return out;
+}
+
 bool is_ancestor(const Project& project, const std::string& a, const std::string& b) {
   auto r = git_status_of(repo_call(project, {"merge-base", "--is-ancestor", a, b}));
   return r && r->ok();
@@ -196,8 +225,7 @@ struct Target {
 
 Result<Target> find_target(const Project& project, const Workspace& w,
                            const std::optional<std::string>& into) {
-  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
-  auto entries = parse_worktree_list(listed.out);
+  auto entries = BERTH_TRY(worktrees(project));
   Target t;
   if (into) {
     t.branch = *into;
@@ -399,7 +427,7 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
       continue;
     }
     if (want.empty())
-      index_info += fmt::format("0 {}\t{}", kNullOid, p.path) + '\0';
+      index_info += fmt::format("0 {}\t{}", std::string(other.size(), '0'), p.path) + '\0';
     else
       index_info += fmt::format("{} {}\t{}", want_mode, want, p.path) + '\0';
     if (have == want) continue;
@@ -425,7 +453,7 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
       std::string in_index = it == staged.end() ? std::string() : it->second;
       if (in_index != other || in_index == want) continue;
       if (want.empty())
-        index_info += fmt::format("0 {}\t{}", kNullOid, p->path) + '\0';
+        index_info += fmt::format("0 {}\t{}", std::string(other.size(), '0'), p->path) + '\0';
       else
         index_info +=
             fmt::format("{} {}\t{}", forward ? p->new_mode : p->old_mode, want, p->path) + '\0';
@@ -583,7 +611,7 @@ Result<std::string> replay(const Project& project, const std::string& base,
     if (commit.empty()) continue;
     CommitObject c = BERTH_TRY(read_commit(project, commit));
     std::string parent_tree =
-        c.parent.empty() ? std::string(kEmptyTree) : BERTH_TRY(tree_of(project, c.parent));
+        c.parent.empty() ? project.empty_tree() : BERTH_TRY(tree_of(project, c.parent));
     std::string picked = c.tree;
     if (parent_tree != tip_tree) {
       std::string ancestor = BERTH_TRY(make_commit(project, parent_tree, {}, "berth: replay base"));
@@ -595,11 +623,13 @@ Result<std::string> replay(const Project& project, const std::string& base,
                                           "--no-messages", ours, theirs});
       auto merged = BERTH_TRY(git_status_of(merge));
       if (merged.exit_code == 1) {
-        Error e{ErrorCode::conflict,
-                fmt::format("replaying the commits of '{}' onto {} conflicts; nothing was changed",
-                            workspace, target),
-                "use --strategy squash or merge, or `berth sync` and resolve in the workspace",
-                std::nullopt, parse_merge_tree(merged.out).conflicts};
+        Error e{
+            ErrorCode::conflict,
+            fmt::format("replaying the commits of '{}' onto {} conflicts; nothing was changed",
+                        workspace, target),
+            "use --strategy squash or merge, or `berth sync` and resolve in the workspace",
+            std::nullopt,
+            user_conflict_paths(project, parse_merge_tree(merged.out).conflicts, {ours, theirs})};
         return tl::unexpected(std::move(e));
       }
       if (!merged.ok()) return tl::unexpected(git_error(merge, merged));
@@ -945,7 +975,9 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
         fmt::format("run `berth sync {}` to merge {} into the workspace and resolve it there, then "
                     "accept again",
                     w.name, target.branch),
-        std::nullopt, parse_merge_tree(merged.out).conflicts};
+        std::nullopt,
+        user_conflict_paths(project, parse_merge_tree(merged.out).conflicts,
+                            {target.commit, source})};
     return tl::unexpected(std::move(e));
   }
   if (!merged.ok()) return tl::unexpected(git_error(preview, merged));
@@ -1188,8 +1220,9 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
   if (!result.ok()) {
     auto unmerged =
         BERTH_TRY(git(workspace_call(w, {"diff", "--name-only", "-z", "--diff-filter=U"})));
-    s.conflicts = split_z(unmerged.out);
-    if (s.conflicts.empty()) return tl::unexpected(git_error(call, result));
+    if (unmerged.out.empty()) return tl::unexpected(git_error(call, result));
+    s.conflicts =
+        user_conflict_paths(project, split_z(unmerged.out), {s.new_head, onto_commit, s.old_head});
     Error e{ErrorCode::conflict,
             fmt::format("sync left {} conflicted file(s) in workspace '{}'", s.conflicts.size(),
                         w.name),
@@ -1278,8 +1311,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   auto relinked = relink_moved(project, records, repair);
   report.repaired.insert(report.repaired.end(), relinked.relinked.begin(), relinked.relinked.end());
   report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
-  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
-  auto entries = parse_worktree_list(listed.out);
+  auto entries = BERTH_TRY(worktrees(project));
   for (const auto& w : records) {
     if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
     // A record that does not match git never gets a tree deleted: say which and why.

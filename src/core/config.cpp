@@ -1,5 +1,8 @@
 #include "berth/config.hpp"
 
+#include "berth/berth.hpp"
+#include "core/name.hpp"
+#include "core/ports.hpp"
 #include "util/paths.hpp"
 
 #include <cstdlib>
@@ -76,13 +79,15 @@ Result<ConfigValue> parse_text(const ConfigKey& key, const std::string& text,
     long long n = std::strtoll(text.c_str(), &end, 10);
     if (text.empty() || *end != '\0')
       return fail(ErrorCode::config_invalid,
-                  fmt::format("{}: {} must be an integer, not '{}'", where, key.name, text));
+                  fmt::format("{}: {} must be an integer, not '{}'", where, key.name, text),
+                  fmt::format("fix {} in {}", key.name, where));
     return ConfigValue(static_cast<int64_t>(n));
   }
   if (text == "true" || text == "1" || text == "yes" || text == "on") return ConfigValue(true);
   if (text == "false" || text == "0" || text == "no" || text == "off") return ConfigValue(false);
   return fail(ErrorCode::config_invalid,
-              fmt::format("{}: {} must be true or false, not '{}'", where, key.name, text));
+              fmt::format("{}: {} must be true or false, not '{}'", where, key.name, text),
+              fmt::format("fix {} in {}", key.name, where));
 }
 
 Result<ConfigValue> from_toml(const ConfigKey& key, const toml::node& node,
@@ -108,6 +113,41 @@ Result<ConfigValue> from_toml(const ConfigKey& key, const toml::node& node,
   return fail(ErrorCode::config_invalid,
               fmt::format("{}: {} must be {}", where, key.name, type_name(def)),
               "fix the value in that file");
+}
+
+// A value of the right type may still mean nothing (`pool.size = -3`, an unknown strategy): it is
+// refused where it is written, naming the key, the file (variable, flag) and what is accepted, not
+// left to fail somewhere later or be read as something else.
+Result<void> check_value(const ConfigKey& key, const ConfigValue& value, const std::string& where) {
+  std::string name = key.name;
+  auto refuse = [&](std::string_view accepted) {
+    return fail(ErrorCode::config_invalid,
+                fmt::format("{}: {} = {} is not accepted: it must be {}", where, name,
+                            to_string(value), accepted),
+                fmt::format("fix {} in {}", name, where));
+  };
+  if (name == "pool.size") {
+    int64_t n = std::get<int64_t>(value);
+    if (n < 0 || n > kMaxPoolSize)
+      return refuse(fmt::format("an integer from 0 (no pool) to {}", kMaxPoolSize));
+  } else if (name == "accept.strategy") {
+    if (!parse_strategy(std::get<std::string>(value)))
+      return refuse("apply, merge, squash, ff or rebase");
+  } else if (name == "setup.lfs") {
+    const auto& mode = std::get<std::string>(value);
+    if (mode != "auto" && mode != "skip") return refuse("auto or skip");
+  } else if (name == "ports.range") {
+    if (!parse_port_range(std::get<std::string>(value)))
+      return refuse("FIRST-LAST within 1024-65535 with room for a block of 10, e.g. 20000-29999");
+  } else if (name == "branch_prefix") {
+    if (auto valid = validate_branch_prefix(std::get<std::string>(value)); !valid) {
+      Error e = valid.error();
+      e.message = where + ": " + e.message;
+      e.hint = fmt::format("fix branch_prefix in {}: {}", where, e.hint);
+      return tl::unexpected(std::move(e));
+    }
+  }
+  return {};
 }
 
 // Flatten a TOML table into dotted keys ("pool.size").
@@ -156,6 +196,7 @@ Result<Config> Config::load(const std::string& user_file, const std::string& rep
         continue;
       }
       ConfigValue value = BERTH_TRY(from_toml(*key, *node, path));
+      BERTH_TRY(check_value(*key, value, path));
       // A repository may keep its workspaces inside itself (".worktrees"), but never point berth
       // at an arbitrary place on the user's disk.
       if (layer == ConfigSource::Layer::repository && name == "workspace_root") {
@@ -186,6 +227,7 @@ Result<Config> Config::load(const std::string& user_file, const std::string& rep
       var += (*c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
     if (const char* text = std::getenv(var.c_str())) {
       ConfigValue value = BERTH_TRY(parse_text(key, text, var));
+      BERTH_TRY(check_value(key, value, var));
       config.entries_[key.name] =
           ConfigEntry{std::move(value), {ConfigSource::Layer::environment, var}};
     }
@@ -204,6 +246,7 @@ Result<Config> Config::load(const std::string& user_file, const std::string& rep
                                           : fmt::format("-c: unknown config key '{}'", name),
                   "run `berth config` to see every key");
     ConfigValue value = BERTH_TRY(parse_text(*key, flag.substr(eq + 1), "-c " + name));
+    BERTH_TRY(check_value(*key, value, "-c " + name));
     if (auto* items = std::get_if<std::vector<std::string>>(&value)) {
       auto& entry = config.entries_[name];
       if (appended[name]) {

@@ -50,10 +50,25 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
                {}};
 }
 
+namespace {
+
+// git could not be started at all: the error still names the call, with status 127 (a shell's
+// "command not found") and the reason as its stderr, so every git_failed carries a `git` object.
+Error not_started(const GitCall& call, const std::string& why) {
+  std::vector<std::string> argv{"git"};
+  argv.insert(argv.end(), call.args.begin(), call.args.end());
+  return Error{ErrorCode::git_failed,
+               why,
+               "is git (>= 2.38) installed and on PATH?",
+               GitFailure{std::move(argv), 127, {}, why + "\n"},
+               {}};
+}
+
+} // namespace
+
 Result<util::ProcessResult> git_status_of(const GitCall& call) {
   auto result = util::run(spawn_options(call));
-  if (!result)
-    return fail(ErrorCode::git_failed, result.error(), "is git (>= 2.38) installed and on PATH?");
+  if (!result) return tl::unexpected(not_started(call, result.error()));
   return std::move(*result);
 }
 
@@ -65,8 +80,7 @@ Result<util::Child> git_start(const GitCall& call) {
   // it half-way; it sees berth go as the end of its input and finishes cleanly.
   options.group = util::ProcessGroup::own;
   auto child = util::spawn(options);
-  if (!child)
-    return fail(ErrorCode::git_failed, child.error(), "is git (>= 2.38) installed and on PATH?");
+  if (!child) return tl::unexpected(not_started(call, child.error()));
   return std::move(*child);
 }
 

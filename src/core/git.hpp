@@ -49,7 +49,4 @@ std::vector<std::string> split_z(const std::string& s);
 /// Split lines (without the newlines).
 std::vector<std::string> split_lines(const std::string& s);
 
-/// git's all-zero object name for "no object".
-inline constexpr const char* kNullOid = "0000000000000000000000000000000000000000";
-
 } // namespace berth

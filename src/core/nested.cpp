@@ -19,8 +19,6 @@
 namespace berth {
 namespace {
 
-constexpr const char* kEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
 // A git call on a nested repository: its git dir named explicitly (its `.git` is never searched
 // for) and no fsmonitor hook, whatever its own config says. Only commands that run nothing its
 // config could name are used on it (no add, no checkout, no filters, commits unsigned).
@@ -95,7 +93,8 @@ Result<std::vector<std::string>> read_blobs(GitCall cat, const std::vector<std::
   cat.args.insert(cat.args.end(), {"cat-file", "--batch"});
   for (const auto& oid : oids)
     cat.input += oid + "\n";
-  auto out = BERTH_TRY(git(cat)).out;
+  auto read = BERTH_TRY(git(cat));
+  const std::string& out = read.out;
   std::vector<std::string> blobs;
   size_t pos = 0;
   for (size_t i = 0; i < oids.size(); ++i) {
@@ -104,13 +103,13 @@ Result<std::vector<std::string>> read_blobs(GitCall cat, const std::vector<std::
     std::string header = out.substr(pos, nl - pos); // "<oid> blob <size>"
     auto space = header.rfind(' ');
     if (space == std::string::npos || header.find(" blob ") == std::string::npos)
-      return fail(ErrorCode::git_failed, fmt::format("cannot read object {}", oids[i]));
+      return tl::unexpected(git_error(cat, read, fmt::format("cannot read object {}", oids[i])));
     size_t size = std::strtoull(header.c_str() + space + 1, nullptr, 10);
     blobs.push_back(out.substr(nl + 1, size));
     pos = nl + 1 + size + 1;
   }
   if (blobs.size() != oids.size())
-    return fail(ErrorCode::git_failed, "cannot read the saved files back");
+    return tl::unexpected(git_error(cat, read, "cannot read the saved files back"));
   return blobs;
 }
 
@@ -214,6 +213,14 @@ Result<std::vector<FileEntry>> untracked_files(const Project& project,
   return files;
 }
 
+// The empty tree's name in the object format of the repository `base` calls into.
+std::string empty_tree_in(const GitCall& base) {
+  GitCall call = base;
+  call.args.insert(call.args.end(), {"hash-object", "-t", "tree", "--stdin"});
+  auto r = git_status_of(call);
+  return r && r->ok() ? chomp(r->out) : std::string();
+}
+
 std::string rev(const GitCall& base, const std::string& what) {
   GitCall call = base;
   call.args.insert(call.args.end(), {"rev-parse", "--verify", "-q", what});
@@ -244,7 +251,9 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
     std::string p = record.substr(tab + 1);
     if (!seen.insert(p).second) continue; // a conflict's other stages
     if (record.compare(0, 6, "160000") == 0) {
-      entries.push_back({"160000", record.substr(s1 + 1, 40), p});
+      // "MODE OID STAGE\tPATH": the oid as wide as the repository's (sha1 or sha256).
+      auto s2 = record.find(' ', s1 + 1);
+      entries.push_back({"160000", record.substr(s1 + 1, s2 - s1 - 1), p});
       warnings.push_back(fmt::format(
           "{}/{}: a repository inside a nested repository is kept as a gitlink only", path, p));
       continue;
@@ -289,9 +298,11 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
     }
   }
   if (!hashed.empty()) {
-    auto oids = split_lines(BERTH_TRY(git(hash)).out);
+    auto hashing = BERTH_TRY(git(hash));
+    auto oids = split_lines(hashing.out);
     if (oids.size() != hashed.size())
-      return fail(ErrorCode::git_failed, fmt::format("cannot hash the files of {}", path));
+      return tl::unexpected(
+          git_error(hash, hashing, fmt::format("cannot hash the files of {}", path)));
     for (size_t i = 0; i < hashed.size(); ++i)
       kept[hashed[i]].oid = oids[i];
   }
@@ -300,7 +311,7 @@ Result<std::string> nested_files_tree(const Project& project, const std::string&
   info.env["GIT_INDEX_FILE"] = index.path;
   for (const auto& e : kept)
     info.input += fmt::format("{} {}\t{}", e.mode, e.oid, e.path) + '\0';
-  if (kept.empty()) return std::string(kEmptyTree);
+  if (kept.empty()) return project.empty_tree();
   BERTH_TRY(git(info));
   GitCall write = repo_call(project, {"write-tree"});
   write.env["GIT_INDEX_FILE"] = index.path;
@@ -352,7 +363,8 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
 
   // The staged state, from a copy of its index, as a commit on its HEAD (in its own database:
   // git makes its trees from its own objects), unsigned whatever its config says.
-  std::string staged = head.empty() ? std::string(kEmptyTree) : rev(in, head + "^{tree}");
+  // (No commit yet: the empty tree, named in its own object format, which need not be ours.)
+  std::string staged = head.empty() ? empty_tree_in(in) : rev(in, head + "^{tree}");
   if (with_files && util::exists(util::join(git_dir, "index"))) {
     Scratch copy{scratch_path(project, "nested-staged")};
     if (copy_index(util::join(git_dir, "index"), copy.path)) {
@@ -382,11 +394,12 @@ Result<std::string> save_one(const Project& project, const Workspace& w, const s
     // fetch would start in the module's core.worktree, which is gone (and its config is not
     // changed: a refused discard leaves the module as it was).
     ScratchRepo borrow{scratch_path(project, "nested-module")};
-    BERTH_TRY(git(GitCall{{"init", "-q", "--bare", "--", borrow.path},
-                          project.common_dir(),
-                          {},
-                          {},
-                          util::Stream::pipe}));
+    BERTH_TRY(git(GitCall{
+        {"init", "-q", "--bare", "--object-format=" + project.object_format(), "--", borrow.path},
+        project.common_dir(),
+        {},
+        {},
+        util::Stream::pipe}));
     auto objects = util::real_path(util::join(git_dir, "objects"));
     if (!objects) return fail(ErrorCode::io_error, objects.error());
     if (auto linked = util::write_file_atomic(util::join(borrow.path, "objects/info/alternates"),
@@ -437,26 +450,36 @@ std::string first(const std::vector<std::string>& values) {
 
 // Put one nested repository back from its commit.
 Result<void> restore_one(const Project& project, const Workspace& w, const std::string& commit) {
-  auto message = BERTH_TRY(git(repo_call(project, {"log", "-1", "--format=%B", commit}))).out;
+  GitCall log = repo_call(project, {"log", "-1", "--format=%B", commit});
+  auto logged = BERTH_TRY(git(log));
+  const std::string& message = logged.out;
   std::string path = first(trailers(message, "Berth-Nested-Path"));
   std::string module = first(trailers(message, "Berth-Nested-Module"));
   std::string head = first(trailers(message, "Berth-Nested-Head"));
   std::string head_ref = first(trailers(message, "Berth-Nested-Head-Ref"));
   if (!plain_relative(path) || (!module.empty() && !plain_relative(module)))
-    return fail(ErrorCode::git_failed, fmt::format("a nested record {} is malformed", commit));
+    return tl::unexpected(
+        git_error(log, logged, fmt::format("a nested record {} is malformed", commit)));
   std::string dir = util::join(w.path, path);
   if (auto made = util::make_dirs(dir); !made) return fail(ErrorCode::io_error, made.error());
 
   // Its git dir: where a submodule's module lives in this workspace (set up already when the
   // workspace's setup could clone it), or the folder's own `.git`.
+  // Made again in the project's object format: the one it was saved in (save_nested keeps no
+  // other).
   std::string git_dir = nested_git_dir(w, path);
   if (git_dir.empty()) {
     if (module.empty()) {
       git_dir = util::join(dir, ".git");
-      BERTH_TRY(git(GitCall{{"init", "-q", "--", dir}, dir, {}, {}, util::Stream::pipe}));
+      BERTH_TRY(git(GitCall{{"init", "-q", "--object-format=" + project.object_format(), "--", dir},
+                            dir,
+                            {},
+                            {},
+                            util::Stream::pipe}));
     } else {
       git_dir = util::join(w.git_dir, module);
-      BERTH_TRY(git(GitCall{{"init", "-q", "--separate-git-dir=" + git_dir, "--", dir},
+      BERTH_TRY(git(GitCall{{"init", "-q", "--separate-git-dir=" + git_dir,
+                             "--object-format=" + project.object_format(), "--", dir},
                             dir,
                             {},
                             {},
@@ -697,7 +720,7 @@ namespace {
 Result<std::string> join_nested(const Project& project, const Workspace& w,
                                 const std::vector<std::string>& kept) {
   if (kept.empty()) return std::string();
-  std::vector<std::string> args{"commit-tree", kEmptyTree};
+  std::vector<std::string> args{"commit-tree", project.empty_tree()};
   for (const auto& k : kept)
     args.insert(args.end(), {"-p", k});
   GitCall commit = repo_call(project, args);
@@ -751,6 +774,15 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
                                      path, git_dir));
       continue;
     }
+    // Its objects go into the project's database: one of another object format (a sha1
+    // repository inside a sha256 project) cannot be kept there, and deleting it would lose it.
+    auto format = git_status_of(nested_call(git_dir, {}, {"rev-parse", "--show-object-format"}));
+    if (format && format->ok() && chomp(format->out) != project.object_format())
+      return fail(ErrorCode::nested_repository,
+                  fmt::format("the nested repository {} uses {} object names, this project {}: "
+                              "the trash cannot keep it; nothing was deleted",
+                              path, chomp(format->out), project.object_format()),
+                  fmt::format("move {} out of the workspace first", path));
     kept.push_back(BERTH_TRY(save_one(project, w, path, git_dir, recorded[path], warnings)));
   }
   return join_nested(project, w, kept);

@@ -136,13 +136,13 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
     if (auto made = util::make_dirs(slots_dir(project)); !made)
       return fail(ErrorCode::io_error, made.error());
     BERTH_TRY(save_slot(project, r));
-    auto added = BERTH_TRY(
-        git_status_of(repo_call(project, {"worktree", "add", "--no-checkout", "--detach", "--lock",
-                                          "--reason", kSlotLockReason, r.slot.path, commit})));
+    GitCall add = repo_call(project, {"worktree", "add", "--no-checkout", "--detach", "--lock",
+                                      "--reason", kSlotLockReason, r.slot.path, commit});
+    auto added = BERTH_TRY(git_status_of(add));
     if (!added.ok()) {
       ::unlink(record_path(project, r.slot.id).c_str());
-      return fail(ErrorCode::git_failed,
-                  fmt::format("cannot make a pool slot: {}", chomp(added.err)));
+      return tl::unexpected(
+          git_error(add, added, fmt::format("cannot make a pool slot: {}", last_line(added.err))));
     }
     r.slot.git_dir = read_gitfile(r.slot.path);
     BERTH_TRY(save_slot(project, r));
@@ -154,12 +154,15 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
   auto tuning = checkout_tuning(project);
   std::vector<std::string> args = tuning ? tuning->args : std::vector<std::string>{};
   args.insert(args.end(), {"reset", "--hard", "-q"});
-  auto checked = git_status_of(workspace_call(w, args));
+  GitCall checkout = workspace_call(w, args);
+  auto checked = git_status_of(checkout);
   if (!checked || !checked->ok()) {
     auto lock = registry.lock();
     forget_slot(project, r);
-    return fail(ErrorCode::git_failed, "the checkout of a pool slot failed",
-                checked ? chomp(checked->err) : checked.error().message);
+    if (!checked) return tl::unexpected(checked.error());
+    return tl::unexpected(
+        git_error(checkout, *checked,
+                  fmt::format("the checkout of a pool slot failed: {}", last_line(checked->err))));
   }
   settle_index(w);
   auto lock = BERTH_TRY(registry.lock());
@@ -480,9 +483,9 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
     w.git_dir = r.slot.git_dir;
     // The branch is created at the base; HEAD is attached to it without touching index or files
     // (they still hold the slot's commit until the caller's read-tree brings them over).
-    auto made =
-        BERTH_TRY(git_status_of(repo_call(project, {"update-ref", "-m", "berth: new workspace",
-                                                    "refs/heads/" + branch, start, kNullOid})));
+    auto made = BERTH_TRY(
+        git_status_of(repo_call(project, {"update-ref", "-m", "berth: new workspace",
+                                          "refs/heads/" + branch, start, project.null_oid()})));
     if (!made.ok()) {
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
       return fail(ErrorCode::branch_exists,

@@ -2,6 +2,7 @@
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
+#include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
 #include <cerrno>
@@ -53,7 +54,59 @@ std::string settled_default_root(const std::string& berth_dir, const std::string
   return root;
 }
 
+std::string work_tree_file(const std::string& berth_dir) {
+  return util::join(berth_dir, "work-tree");
+}
+
+void note_work_tree(const std::string& berth_dir, const std::string& work_tree) {
+  if (chomp(util::read_file(work_tree_file(berth_dir)).value_or("")) != work_tree)
+    (void)util::write_file_atomic(work_tree_file(berth_dir), work_tree + "\n");
+}
+
+// Whether the work tree at `dir` uses the repository at `common_dir`: its `.git` is that directory
+// (or a symlink to it), or a gitfile naming it.
+bool work_tree_of(const std::string& dir, const std::string& common_dir) {
+  if (dir.empty()) return false;
+  std::string dot_git = util::join(dir, ".git");
+  if (util::real_path(dot_git).value_or("") == common_dir) return true;
+  auto text = util::read_file(dot_git);
+  if (!text || text->rfind("gitdir: ", 0) != 0) return false;
+  std::string target = chomp(text->substr(8));
+  return util::real_path(util::absolute(target, dir)).value_or("") == common_dir;
+}
+
+// The main checkout. git names it after the common dir (its parent when that is `.git`, else the
+// common dir itself), which is wrong when the git dir lives apart from its work tree
+// (`git init --separate-git-dir`, `.git` a symlink to a directory elsewhere): git itself does not
+// know where that work tree is. Standing in it, berth does, and notes it in <berth>/work-tree so
+// that commands run from a workspace or the git dir find it too. `here` is the work tree the
+// command runs in when that is the main one, else "".
+std::string main_worktree_of(const std::string& berth_dir, const std::string& common_dir,
+                             const std::string& git_says, const std::string& here) {
+  if (!here.empty()) {
+    // Noted only where berth keeps state already: a command that finds no registry writes nothing
+    // (the first `new` notes it).
+    if (here != git_says && util::is_directory(berth_dir) &&
+        chomp(util::read_file(work_tree_file(berth_dir)).value_or("")) != here)
+      if (auto lock = Registry(berth_dir).lock()) note_work_tree(berth_dir, here);
+    return here;
+  }
+  // The note first: a `.git` symlink to some `/elsewhere/.git` makes git name /elsewhere.
+  std::string noted = chomp(util::read_file(work_tree_file(berth_dir)).value_or(""));
+  if (!noted.empty() && noted.front() == '/' && work_tree_of(noted, common_dir)) return noted;
+  return git_says;
+}
+
 } // namespace
+
+// (Called under the project lock.)
+void note_main_worktree(const Project& project) {
+  if (project.bare() || project.main_worktree().empty()) return;
+  if (util::dirname(project.common_dir()) == project.main_worktree() &&
+      util::basename(project.common_dir()) == ".git")
+    return; // where git looks for it
+  note_work_tree(project.berth_dir(), project.main_worktree());
+}
 
 Result<Project> Project::open(const ProjectOptions& options) {
   Project p;
@@ -65,25 +118,33 @@ Result<Project> Project::open(const ProjectOptions& options) {
                 "pass -C an existing directory inside a git repository");
 
   // One call answers where the repository is and which work tree we stand in; outside a work
-  // tree (a bare repository, a .git dir) git prints the first two answers, then refuses the third.
-  GitCall probe{{"rev-parse", "--path-format=absolute", "--git-common-dir", "--is-inside-work-tree",
-                 "--show-toplevel"},
+  // tree (a bare repository, a .git dir) git prints the first four answers, then refuses the last.
+  // The object format too: every object name berth writes (the null id of a ref update) is as
+  // wide as the repository's (sha1: 40 hex digits, sha256: 64).
+  GitCall probe{{"rev-parse", "--path-format=absolute", "--git-common-dir", "--absolute-git-dir",
+                 "--show-object-format", "--is-inside-work-tree", "--show-toplevel"},
                 p.cwd_,
                 {},
                 {},
                 util::Stream::pipe};
   auto probed = BERTH_TRY(git_status_of(probe));
   auto lines = split_lines(probed.out);
-  bool outside_work_tree = lines.size() >= 2 && lines[1] == "false";
+  bool outside_work_tree = lines.size() >= 4 && lines[3] == "false";
   if (!probed.ok() && !outside_work_tree)
     return fail(ErrorCode::not_a_repository, fmt::format("not a git repository: {}", p.cwd_),
                 "run berth inside a git repository, or point -C at one");
-  if (lines.size() < 2 || (!outside_work_tree && lines.size() < 3))
+  if (lines.size() < 4 || (!outside_work_tree && lines.size() < 5))
     return tl::unexpected(git_error(probe, probed, "unexpected rev-parse output"));
   auto common = util::real_path(lines[0]);
   if (!common) return fail(ErrorCode::io_error, common.error());
   p.common_dir_ = *common;
-  if (!outside_work_tree) p.current_worktree_ = lines[2];
+  p.object_format_ = lines[2];
+  bool sha256 = p.object_format_ == "sha256";
+  p.null_oid_ = std::string(sha256 ? 64 : 40, '0');
+  p.empty_tree_ = sha256 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+                         : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+  if (!outside_work_tree) p.current_worktree_ = lines[4];
+  p.berth_dir_ = util::join(p.common_dir_, "berth");
 
   // The first entry of `worktree list` is the main worktree (or the bare repository itself).
   // While another process is half-way through `git worktree add` (another `berth new`, whose
@@ -99,10 +160,12 @@ Result<Project> Project::open(const ProjectOptions& options) {
   auto worktrees = parse_worktree_list(BERTH_TRY(std::move(listed)));
   if (!worktrees.empty() && worktrees.front().bare) {
     p.bare_ = true;
-  } else if (!worktrees.empty()) {
-    p.main_worktree_ = worktrees.front().path;
   } else {
-    p.main_worktree_ = util::dirname(p.common_dir_);
+    bool in_main = !outside_work_tree && util::real_path(lines[1]).value_or("") == p.common_dir_;
+    p.main_worktree_ =
+        main_worktree_of(p.berth_dir_, p.common_dir_,
+                         worktrees.empty() ? util::dirname(p.common_dir_) : worktrees.front().path,
+                         in_main ? p.current_worktree_ : std::string());
   }
 
   std::string name = util::basename(p.bare_ ? p.common_dir_ : p.main_worktree_);
@@ -110,8 +173,16 @@ Result<Project> Project::open(const ProjectOptions& options) {
     name.resize(name.size() - 4);
   if (name.empty() || name == "/") name = "project";
   p.name_ = name;
-  p.berth_dir_ = util::join(p.common_dir_, "berth");
 
+  // A relative HOME (`HOME=.`) would put the workspaces, the trust list and the user's config
+  // under whatever directory berth runs in — the user's checkout. git resolves it the same way;
+  // berth refuses instead (relative XDG_* values are ignored, as the XDG spec says).
+  if (util::data_home().front() != '/' || util::config_home().front() != '/')
+    return fail(ErrorCode::config_invalid,
+                fmt::format("HOME is a relative path ('{}'): berth's workspaces and settings "
+                            "would land inside the current directory",
+                            util::home_dir()),
+                "set HOME (or XDG_DATA_HOME and XDG_CONFIG_HOME) to an absolute path");
   std::string user_file = util::join(util::config_home(), "berth/config.toml");
   std::string repo_file = p.bare_ ? std::string() : util::join(p.main_worktree_, ".berth.toml");
   p.config_ = BERTH_TRY(Config::load(user_file, repo_file, options.config_flags));
@@ -121,7 +192,13 @@ Result<Project> Project::open(const ProjectOptions& options) {
       util::join(util::data_home(),
                  fmt::format("berth/{}-{:08x}", p.name_,
                              static_cast<uint32_t>(util::fnv1a(p.common_dir_)))));
-  std::string root = expand_home(p.config_.get_string("workspace_root"));
+  const std::string& configured_root = p.config_.get_string("workspace_root");
+  std::string root = expand_home(configured_root);
+  if (root != configured_root && (root.empty() || root.front() != '/'))
+    return fail(ErrorCode::config_invalid,
+                fmt::format("workspace_root '{}' starts with ~ but HOME is not an absolute path",
+                            configured_root),
+                "set HOME to an absolute path, or workspace_root to an absolute one");
   if (root.empty())
     p.workspace_root_ = p.default_root_;
   else

@@ -42,6 +42,11 @@ std::optional<ProjectHome> read_project_home(const std::string& berth_dir);
 /// Write it (call under the project lock).
 Result<void> write_project_home(const std::string& berth_dir, const ProjectHome& home);
 
+/// Note where the main work tree is when git cannot tell (a git dir apart from its work tree), in
+/// <berth>/work-tree, so that commands run from a workspace or the git dir find it.
+/// Call under the project lock.
+void note_main_worktree(const Project& project);
+
 /// Record (de)serialisation, exposed for tests.
 std::string workspace_to_record(const Workspace& workspace);
 Result<Workspace> workspace_from_record(const std::string& text, const std::string& where);

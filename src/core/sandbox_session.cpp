@@ -131,7 +131,7 @@ Result<std::string> orphan_ref(const Project& project, const Workspace& workspac
     // Create only: the all-zero old value makes update-ref refuse an existing ref.
     auto made = BERTH_TRY(git_status_of(
         repo_call(project, {"update-ref", "-m", "berth: sandboxed run, not a fast-forward", ref,
-                            commit, kNullOid})));
+                            commit, project.null_oid()})));
     if (made.ok()) return ref;
     if (n > 100) return tl::unexpected(git_error(repo_call(project, {"update-ref", ref}), made));
   }

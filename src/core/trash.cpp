@@ -87,18 +87,23 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
 
   // Create-only ref update: two discards in the same second get distinct refs.
   s.time = unix_now();
+  std::optional<Error> failed;
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string ref = trash_prefix(w.name) + std::to_string(s.time) +
                       (attempt == 0 ? std::string() : fmt::format("-{}", attempt));
-    auto made = BERTH_TRY(git_status_of(repo_call(
-        project, {"update-ref", "-m", "berth: trash " + w.name, ref, s.commit, kNullOid})));
+    GitCall update = repo_call(
+        project, {"update-ref", "-m", "berth: trash " + w.name, ref, s.commit, project.null_oid()});
+    auto made = BERTH_TRY(git_status_of(update));
     if (made.ok()) {
       s.ref = ref;
       return s;
     }
+    failed = git_error(
+        update, made,
+        fmt::format("cannot create a trash ref for '{}': {}", w.name, last_line(made.err)));
   }
-  return fail(ErrorCode::git_failed, fmt::format("cannot create a trash ref for '{}'", w.name),
-              "run `git for-each-ref refs/berth/trash/` to inspect the trash");
+  failed->hint = "run `git for-each-ref refs/berth/trash/` to inspect the trash";
+  return tl::unexpected(std::move(*failed));
 }
 
 Result<void> finish_restore(const Project& project, const Workspace& w, const Snapshot& snap,
@@ -119,16 +124,15 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
   std::string short_name = branch.substr(std::string_view("refs/heads/").size());
   std::string now = BERTH_TRY(rev(project, branch));
   bool elsewhere = false;
-  auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
   // (A tree discard moved aside, waiting for the background deleter, does not count: it goes.)
-  for (const auto& entry : parse_worktree_list(listed.out))
+  for (const auto& entry : BERTH_TRY(worktrees(project)))
     if (entry.branch == branch && entry.path != w.path &&
         util::basename(util::dirname(entry.path)) != ".trash")
       elsewhere = true;
   if (now.empty()) {
     // Gone with the workspace (or deleted since): made again where the workspace had it.
-    BERTH_TRY(git(
-        repo_call(project, {"update-ref", "-m", "berth: restore", branch, snap.head, kNullOid})));
+    BERTH_TRY(git(repo_call(
+        project, {"update-ref", "-m", "berth: restore", branch, snap.head, project.null_oid()})));
     made_branch = branch;
   } else if (now != snap.head || elsewhere) {
     warnings.push_back(fmt::format(
@@ -215,11 +219,17 @@ void wait_for_running_gc(const Project& project) {
     ::usleep(20 * 1000);
 }
 
-bool snapshot_complete(const Project& project, const std::string& commit) {
+bool snapshot_complete(const Project& project, const std::string& commit,
+                       std::optional<Error>* why) {
+  auto incomplete = [&](const GitCall& call, const Result<util::ProcessResult>& result) {
+    if (why) *why = result ? git_error(call, *result) : result.error();
+    return false;
+  };
   wait_for_running_gc(project);
   // Its parents (HEAD, the staged state, the branch tip): reading them reads the commit.
-  auto parents = git_status_of(repo_call(project, {"rev-parse", commit + "^@"}));
-  if (commit.empty() || !parents || !parents->ok()) return false;
+  GitCall parents_call = repo_call(project, {"rev-parse", commit + "^@"});
+  auto parents = git_status_of(parents_call);
+  if (commit.empty() || !parents || !parents->ok()) return incomplete(parents_call, parents);
   auto heads = split_lines(parents->out);
   if (heads.empty()) return false;
   // What the snapshot added to HEAD: every tree on a changed path is read on the way (a missing
@@ -231,9 +241,10 @@ bool snapshot_complete(const Project& project, const std::string& commit) {
     wanted += head + "\n";
   for (size_t i = 1; i <= heads.size() && i <= 2; ++i) {
     std::string side = i == 1 ? commit : heads[1];
-    auto diff = git_status_of(
-        repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--raw", heads[0], side}));
-    if (!diff || !diff->ok()) return false;
+    GitCall diff_call =
+        repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--raw", heads[0], side});
+    auto diff = git_status_of(diff_call);
+    if (!diff || !diff->ok()) return incomplete(diff_call, diff);
     // ":<mode> <mode> <oid> <oid> <status>" NUL <path> NUL
     for (const auto& field : split_z(diff->out)) {
       if (field.empty() || field.front() != ':') continue;
@@ -249,7 +260,8 @@ bool snapshot_complete(const Project& project, const std::string& commit) {
   GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
   check.input = wanted;
   auto checked = git_status_of(check);
-  return checked && checked->ok() && checked->out.find(" missing") == std::string::npos;
+  if (checked && checked->ok() && checked->out.find(" missing") == std::string::npos) return true;
+  return incomplete(check, checked);
 }
 
 bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {

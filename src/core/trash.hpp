@@ -57,7 +57,9 @@ std::string aside_snapshot_ref(const std::string& aside_path);
 /// --prune=now` in between deletes them: a tree is deleted only once this holds. Asked once any
 /// `git gc` running now (gc.pid) has finished (at most 30 s), since one that started before the
 /// ref existed may still delete them.
-bool snapshot_complete(const Project& project, const std::string& commit);
+/// `why`, when given, receives the git call that showed it incomplete.
+bool snapshot_complete(const Project& project, const std::string& commit,
+                       std::optional<Error>* why = nullptr);
 /// Wait (at most 30 s) until the `git gc` running now, if any, has finished. One that started
 /// before a snapshot's ref existed did not see it: its repack may drop a pack holding the
 /// snapshot's objects, its prune delete them, after any check made meanwhile; one that starts

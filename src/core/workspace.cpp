@@ -49,6 +49,14 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
   return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
 }
 
+Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
+  auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
+  auto entries = parse_worktree_list(out.out);
+  if (!entries.empty() && !entries.front().bare && !project.main_worktree().empty())
+    entries.front().path = project.main_worktree();
+  return entries;
+}
+
 bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to) {
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0)
     return false;
@@ -179,9 +187,18 @@ Result<bool> ref_exists(const Project& project, const std::string& ref) {
   return r.ok();
 }
 
-Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
-  auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
-  return parse_worktree_list(out.out);
+// A branch that keeps `branch` from being created: git stores refs as paths, so a branch `berth`
+// blocks every `berth/...` branch and a `berth/x/y` blocks `berth/x` (a directory/file conflict
+// git reports as "cannot lock ref"). "" when none does.
+Result<std::string> blocking_branch(const Project& project, const std::string& branch) {
+  for (auto slash = branch.find('/'); slash != std::string::npos;
+       slash = branch.find('/', slash + 1))
+    if (BERTH_TRY(ref_exists(project, "refs/heads/" + branch.substr(0, slash))))
+      return branch.substr(0, slash);
+  auto below = BERTH_TRY(git(repo_call(project, {"for-each-ref", "--count=1", "--format=%(refname)",
+                                                 "refs/heads/" + branch + "/"})));
+  std::string ref = chomp(below.out);
+  return ref.empty() ? ref : ref.substr(std::string_view("refs/heads/").size());
 }
 
 std::string read_lock_reason(const Workspace& w, bool* locked) {
@@ -346,14 +363,18 @@ Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w,
       wait_for_running_gc(project);
     }
     snap = take_snapshot(project, w, content);
-    if (snap && snapshot_complete(project, snap->commit)) return snap;
+    std::optional<Error> why;
+    if (snap && snapshot_complete(project, snap->commit, &why)) return snap;
     if (snap) {
       (void)git_status_of(repo_call(project, {"update-ref", "-d", snap->ref, snap->commit}));
-      snap = fail(ErrorCode::git_failed,
-                  fmt::format("the snapshot of '{}' keeps losing objects (a `git gc --prune=now` "
-                              "running meanwhile?): nothing was deleted",
-                              w.name),
-                  "wait for the gc to finish, then discard again");
+      // The error carries the check that found objects missing.
+      Error lost = why ? std::move(*why) : Error{ErrorCode::git_failed, {}, {}, std::nullopt, {}};
+      lost.code = ErrorCode::git_failed;
+      lost.message = fmt::format("the snapshot of '{}' keeps losing objects (a `git gc "
+                                 "--prune=now` running meanwhile?): nothing was deleted",
+                                 w.name);
+      lost.hint = "wait for the gc to finish, then discard again";
+      snap = tl::unexpected(std::move(lost));
     }
   }
   return snap;
@@ -431,6 +452,14 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       return fail(ErrorCode::branch_exists, fmt::format("branch '{}' already exists", branch),
                   fmt::format("pick another name, or delete the branch: git branch -D {}", branch));
     }
+    if (auto blocking = BERTH_TRY(blocking_branch(project, branch)); !blocking.empty())
+      return fail(ErrorCode::branch_exists,
+                  fmt::format("branch '{}' cannot be made: your branch '{}' is in the way (git "
+                              "cannot have both)",
+                              branch, blocking),
+                  fmt::format("rename that branch (git branch -m {} NEW-NAME), or set another "
+                              "branch_prefix (e.g. berth -c branch_prefix=ws/ ...)",
+                              blocking));
 
     // Only now that nothing refuses does anything appear on disk: a refused `new` changes nothing.
     if (auto made = util::make_dirs(project.workspace_root()); !made)
@@ -441,6 +470,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     if (!read_project_home(project.berth_dir()))
       (void)write_project_home(project.berth_dir(),
                                {project.common_dir(), project.default_workspace_root()});
+    note_main_worktree(project);
 
     w.name = plan.name;
     w.branch = branch;
@@ -500,12 +530,11 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       // The admin dir comes from the .git file git just wrote; from now on berth uses its own
       // record of it and never reads the workspace's .git again.
       w.git_dir = read_gitfile(path);
-      if (w.git_dir.empty())
-        return undo(Error{ErrorCode::git_failed,
-                          fmt::format("git left no usable .git file in {}", path),
-                          "check that the workspace root is writable and run `berth new` again",
-                          std::nullopt,
-                          {}});
+      if (w.git_dir.empty()) {
+        Error e = git_error(add, *added, fmt::format("git left no usable .git file in {}", path));
+        e.hint = "check that the workspace root is writable and run `berth new` again";
+        return undo(std::move(e));
+      }
     }
     auto saved = test_failure_at("worktree");
     if (saved) saved = registry.save(w);
@@ -533,12 +562,12 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   // its output goes to stderr, like git's, so stdout stays the workspace path alone.
   // (Only when there is one: `git hook run` costs a process even with nothing to run.)
   if (hook_exists(project, w, plan.hooks_path, "post-checkout")) {
-    GitCall hook{
-        {"hook", "run", "--ignore-missing", "post-checkout", "--", kNullOid, plan.start, "1"},
-        w.path,
-        {},
-        {},
-        util::Stream::inherit};
+    GitCall hook{{"hook", "run", "--ignore-missing", "post-checkout", "--", project.null_oid(),
+                  plan.start, "1"},
+                 w.path,
+                 {},
+                 {},
+                 util::Stream::inherit};
     auto hooked = git_status_of(hook);
     if (hooked && !hooked->ok())
       created.warnings.push_back(

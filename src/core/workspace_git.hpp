@@ -4,6 +4,7 @@
 
 #include "berth/berth.hpp"
 #include "core/git.hpp"
+#include "core/porcelain.hpp"
 
 #include <string>
 #include <vector>
@@ -16,6 +17,10 @@ GitCall repo_call(const Project& project, std::vector<std::string> args);
 GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args);
 
 int64_t unix_now();
+
+/// git's worktrees of the project, the main one first, at the place berth knows it to be (git
+/// names a separate git dir's main work tree after the git dir: Project::main_worktree knows).
+Result<std::vector<WorktreeEntry>> worktrees(const Project& project);
 
 /// This very binary when it is berth (or git-berth), to start berth's background processes and to
 /// name git's fsmonitor hook; nullopt in a program that only links the library (a test, say),
