@@ -117,13 +117,15 @@ void define_list(CLI::App& app, Args& args) {
 
 std::string state_cell(const std::string& state) {
   if (state == "ready") return paint(state, "32");
-  if (state == "missing") return paint(state, "31");
+  if (state == "missing" || state == "removed" || state == "invalid") return paint(state, "31");
   return paint(state, "33");
 }
 
 std::string changes_cell(const berth::WorkspaceStatus& s) {
-  if (s.state == "missing") return "-";
-  if (s.state == "unreadable") return "?";
+  // No work tree to look at (gone, or not to be trusted): no changes to show.
+  if (s.state == "missing" || s.state == "removed" || s.state == "unlinked" || s.state == "invalid")
+    return "-";
+  if (s.state == "unreadable" || (s.dirty && s.head.empty())) return "?";
   if (!s.dirty) return "clean";
   std::vector<std::string> parts;
   if (s.staged) parts.push_back(fmt::format("+{}", s.staged));

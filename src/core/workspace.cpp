@@ -184,6 +184,15 @@ Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
   return parse_worktree_list(out.out);
 }
 
+// Whether git lists a worktree at `path` (true when git cannot tell: then it is asked to remove
+// it, and says why not).
+bool git_has_worktree(const Project& project, const std::string& path) {
+  auto list = worktrees(project);
+  if (!list) return true;
+  return std::any_of(list->begin(), list->end(),
+                     [&](const WorktreeEntry& e) { return e.path == path; });
+}
+
 std::string read_lock_reason(const Workspace& w, bool* locked) {
   auto text = util::read_file(util::join(w.git_dir, "locked"));
   *locked = text.has_value();
@@ -590,8 +599,13 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   if (!util::is_directory(w.path) || !util::is_directory(w.git_dir)) {
     // A directory that is there is never "missing": its record lost track of its admin dir (or
     // of the directory itself, moved with the repository).
+    // Without its directory: "missing" while git still has the worktree (`rm -rf` of the
+    // directory), "removed" once git has none (`git worktree remove -ff`, or a prune): both are
+    // cleaned up by `berth discard`, which keeps the branch's commits.
     if (!holder_alive)
-      s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked" : "missing";
+      s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked"
+                : util::is_directory(w.git_dir)                         ? "missing"
+                                                                        : "removed";
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {
@@ -945,7 +959,10 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     // A root other than today's: the background deleter learns of it here.
     if (background) note_trash_root(project, util::dirname(w.path));
   }
-  if (doomed == w.path) {
+  // Nothing to remove when git no longer has the worktree (removed or pruned behind berth's
+  // back, the directory gone too): `git worktree remove` would refuse it for ever.
+  bool registered = present || symlinked || git_has_worktree(project, w.path);
+  if (doomed == w.path && registered) {
     auto removed =
         git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
     if (!removed || !removed->ok()) {
