@@ -1314,6 +1314,8 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     if (auto gone = gone_problem(w, entries)) {
       report.problems.push_back(*gone);
       if (repair == Repair::yes && !util::exists(w.path)) gone_names.push_back(w.name);
+    } else {
+      check_branch(project, w, repair, report);
     }
   }
   // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.

@@ -1,9 +1,13 @@
 #include "core/behind.hpp"
 
+#include "core/workspace_git.hpp"
 #include "util/paths.hpp"
 
 #include <algorithm>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace berth {
 
@@ -47,6 +51,107 @@ void discard_gone(const Project& project, const std::vector<std::string>& names,
                           name, done->snapshot->ref, name)
             : fmt::format("workspace '{}': its directory was gone; discarded", name));
   }
+}
+
+namespace {
+
+// The commit HEAD last held, from the last line of the admin dir's reflog ("<old> <new> ...").
+// git itself will not read it once HEAD names a deleted branch. Read without blocking or
+// following links (an agent may plant a FIFO or a symlink there), the tail only.
+std::string last_reflog_commit(const Project& project, const std::string& admin) {
+  std::string file = util::join(admin, "logs/HEAD");
+  int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    constexpr off_t kTail = 64 * 1024;
+    off_t from = st.st_size > kTail ? st.st_size - kTail : 0;
+    text.resize(static_cast<size_t>(st.st_size - from));
+    ssize_t got = ::pread(fd, text.data(), text.size(), from);
+    text.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  }
+  ::close(fd);
+  auto lines = split_lines(text);
+  while (!lines.empty() && lines.back().empty())
+    lines.pop_back();
+  if (lines.empty()) return {};
+  const std::string& last = lines.back();
+  auto space = last.find(' ');
+  if (space == std::string::npos) return {};
+  std::string commit = last.substr(space + 1, last.find(' ', space + 1) - space - 1);
+  auto known = git_status_of(repo_call(
+      project, {"rev-parse", "--verify", "-q", "--end-of-options", commit + "^{commit}"}));
+  return known && known->ok() ? chomp(known->out) : std::string();
+}
+
+} // namespace
+
+std::optional<LostBranch> lost_branch(const Project& project, const Workspace& w) {
+  if (w.branch.empty() || !util::is_directory(w.git_dir)) return std::nullopt;
+  auto tip =
+      git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
+  if (!tip || tip->ok()) return std::nullopt;
+  GitCall symbolic{{"--git-dir=" + w.git_dir, "symbolic-ref", "-q", "HEAD"},
+                   w.git_dir,
+                   {},
+                   {},
+                   util::Stream::pipe};
+  GitCall head{{"--git-dir=" + w.git_dir, "rev-parse", "--verify", "-q", "HEAD^{commit}"},
+               w.git_dir,
+               {},
+               {},
+               util::Stream::pipe};
+  LostBranch lost;
+  auto named = git_status_of(symbolic);
+  lost.head_on_it = named && named->ok() && chomp(named->out) == "refs/heads/" + w.branch;
+  if (auto now = git_status_of(head); now && now->ok())
+    lost.commit = chomp(now->out);
+  else if (lost.head_on_it)
+    lost.commit = last_reflog_commit(project, w.git_dir);
+  return lost;
+}
+
+Result<void> refuse_lost_branch(const Project& project, const Workspace& w) {
+  auto lost = lost_branch(project, w);
+  if (!lost || !lost->head_on_it) return {};
+  return fail(ErrorCode::branch_missing,
+              fmt::format("the branch {} of workspace '{}' was deleted; its HEAD names it still",
+                          w.branch, w.name),
+              lost->commit.empty()
+                  ? fmt::format("`berth discard {}` keeps its files in the trash", w.name)
+                  : fmt::format("`berth doctor --repair` makes {} again at {} (its last commit); "
+                                "`berth discard {}` keeps its work in the trash",
+                                w.branch, lost->commit.substr(0, 12), w.name));
+}
+
+Result<void> make_branch_again(const Project& project, const Workspace& w,
+                               const std::string& commit, const std::string& why) {
+  BERTH_TRY(
+      git(repo_call(project, {"update-ref", "-m", why, "refs/heads/" + w.branch, commit, ""})));
+  return {};
+}
+
+void check_branch(const Project& project, const Workspace& w, Repair repair, DoctorReport& report) {
+  auto lost = lost_branch(project, w);
+  if (!lost) return;
+  std::string where =
+      lost->head_on_it ? "its HEAD names it still" : "its HEAD is detached or on another branch";
+  if (repair == Repair::yes && !lost->commit.empty()) {
+    if (auto made = make_branch_again(project, w, lost->commit, "berth doctor: branch made again");
+        made) {
+      report.repaired.push_back(fmt::format("workspace '{}': branch {} made again at {} ({})",
+                                            w.name, w.branch, lost->commit.substr(0, 12),
+                                            lost->head_on_it ? "its last commit" : "its HEAD"));
+      return;
+    }
+  }
+  report.problems.push_back(
+      {"branch_missing", w.name, w.path,
+       fmt::format("workspace '{}': its branch {} was deleted ({})", w.name, w.branch, where),
+       lost->commit.empty() ? fmt::format("berth discard {} (keeps its files in the trash)", w.name)
+                            : fmt::format("berth doctor --repair (makes {} again at {})", w.branch,
+                                          lost->commit.substr(0, 12))});
 }
 
 } // namespace berth

@@ -25,3 +25,27 @@ void discard_gone(const Project& project, const std::vector<std::string>& names,
                   DoctorReport& report);
 
 } // namespace berth
+
+namespace berth {
+
+/// A workspace whose branch was deleted behind berth's back while its admin dir is there.
+struct LostBranch {
+  /// HEAD still names the branch (git then calls HEAD unborn, and nothing that needs a commit
+  /// works), rather than being detached or on another branch.
+  bool head_on_it = false;
+  /// Where the branch is made again: HEAD's commit, or for an unborn HEAD the commit HEAD last
+  /// held (from its reflog); "" when unknown.
+  std::string commit;
+};
+/// Whether `w`'s branch is gone (nullopt when it is there, or the admin dir is gone).
+std::optional<LostBranch> lost_branch(const Project& project, const Workspace& w);
+/// Error{branch_missing} when `w`'s HEAD names its deleted branch (else nothing).
+Result<void> refuse_lost_branch(const Project& project, const Workspace& w);
+/// Make `w`'s branch again at `commit` (create-only: never moves a branch that exists).
+Result<void> make_branch_again(const Project& project, const Workspace& w,
+                               const std::string& commit, const std::string& why);
+/// doctor: report `w`'s branch deleted behind berth's back (`branch_missing`); with Repair::yes
+/// make it again where HEAD is (or was, for a HEAD that names it). Call under the lock.
+void check_branch(const Project& project, const Workspace& w, Repair repair, DoctorReport& report);
+
+} // namespace berth

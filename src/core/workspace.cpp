@@ -4,6 +4,7 @@
 // (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
 // of whole trees happen outside it, so one slow workspace never stalls the others.
 #include "berth/berth.hpp"
+#include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
@@ -640,6 +641,20 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     s.dirty = summary.dirty();
     // Conflict markers left by `berth sync` are for the agent to resolve: say so.
     if (summary.conflicted > 0 && s.state == "ready") s.state = "conflicted";
+    // Its branch deleted behind berth's back. With HEAD still naming it, git compares the work
+    // tree with nothing: the counts say nothing then (its work is unknown, never clean). A HEAD
+    // elsewhere costs one look at the ref.
+    bool unborn = summary.head.empty() && summary.branch == w.branch;
+    if ((s.state == "ready" || s.state == "conflicted") &&
+        (unborn || (summary.branch != w.branch &&
+                    !ref_exists(project, "refs/heads/" + w.branch).value_or(true)))) {
+      s.state = "branch_missing";
+      if (unborn) {
+        s.staged = s.modified = s.untracked = s.conflicted = 0;
+        s.dirty = true;
+        counts_out.clear();
+      }
+    }
   } else {
     // git could not look inside (a submodule whose links lead nowhere, a broken index): the
     // workspace may hold work, so it is never shown as clean.
@@ -861,6 +876,19 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // tree is walked once, not twice; only --no-trash needs a status first.
   WorkspaceStatus before =
       present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
+  // Its branch deleted behind berth's back while HEAD still names it: made again where HEAD last
+  // was, so that the snapshot holds the commits and the staged and work-tree state as they are
+  // (and the branch then goes as usual). With no commit to be found, the work is saved on top of
+  // the base.
+  if (auto lost = lost_branch(project, w); lost && lost->head_on_it) {
+    std::string at = lost->commit.empty() ? w.base : lost->commit;
+    BERTH_TRY(make_branch_again(project, w, at, "berth discard: branch made again to save it"));
+    if (lost->commit.empty())
+      d.warnings.push_back(fmt::format(
+          "branch {} had been deleted and its last commit is unknown: the work is saved on top of "
+          "the base",
+          w.branch));
+  }
   std::string tip_out;
   if (auto tip = git_status_of(
           repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
