@@ -211,6 +211,10 @@ struct Snapshot {
   /// Untracked files are stored as they were on disk (no filter, no end-of-line conversion).
   bool untracked_as_is = false;
   std::vector<std::string> warnings; ///< what could not be kept (take_snapshot only)
+  /// "ok"; "damaged" when its commit, tree or parents are missing from the object store;
+  /// "invalid" when the ref does not hold a berth snapshot. Only "ok" ones can be restored.
+  std::string state = "ok";
+  std::string problem; ///< why it is damaged or invalid ("" when ok)
 };
 
 struct Discarded {

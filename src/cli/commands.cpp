@@ -277,13 +277,21 @@ Result<Output> run_restore(const Args& args, const berth::Project& project) {
     int64_t now = static_cast<int64_t>(::time(nullptr));
     std::vector<std::vector<std::string>> rows{
         {"NAME", "DISCARDED", "COMMIT", "IGNORED (NOT SAVED)", "REF"}};
-    for (const auto& s : snaps)
+    for (const auto& s : snaps) {
+      // A snapshot that cannot be restored says why instead (berth doctor reports it too).
+      if (s.state != "ok") {
+        out.warnings.push_back(fmt::format("{}: {}: {}", s.ref, s.state, s.problem));
+        rows.push_back(
+            {s.name, age(s.time, now) + " ago", short_sha(s.commit), paint(s.state, "31"), s.ref});
+        continue;
+      }
       rows.push_back({s.name, age(s.time, now) + " ago", short_sha(s.commit),
                       s.ignored_files < 0
                           ? std::string("-")
                           : fmt::format("{} file(s), {}", s.ignored_files,
                                         human_bytes(static_cast<uint64_t>(s.ignored_bytes))),
                       s.ref});
+    }
     out.text = table(rows);
     return out;
   }

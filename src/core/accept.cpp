@@ -1318,6 +1318,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       check_branch(project, w, repair, report);
     }
   }
+  check_trash(project, repair, report);
   // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
   auto roots = workspace_roots(project);
   auto in_trash = [&](const std::string& path) {

@@ -1,6 +1,8 @@
 #include "core/behind.hpp"
 
+#include "core/trash.hpp"
 #include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
 #include <algorithm>
@@ -152,6 +154,59 @@ void check_branch(const Project& project, const Workspace& w, Repair repair, Doc
        lost->commit.empty() ? fmt::format("berth discard {} (keeps its files in the trash)", w.name)
                             : fmt::format("berth doctor --repair (makes {} again at {})", w.branch,
                                           lost->commit.substr(0, 12))});
+}
+
+void check_trash(const Project& project, Repair repair, DoctorReport& report) {
+  auto all = list_snapshots(project, std::nullopt);
+  if (!all) {
+    report.problems.push_back({"trash_unreadable", "", "refs/berth/trash/", all.error().message,
+                               "run `git for-each-ref refs/berth/trash/` to inspect the trash"});
+    return;
+  }
+  std::string ledger = util::join(project.berth_dir(), "trash-damaged");
+  for (auto& s : *all) {
+    if (s.state == "ok" && snapshot_complete(project, s.commit)) continue;
+    if (s.state == "ok") {
+      s.state = "damaged";
+      s.problem = "objects it needs are missing from the object store";
+    }
+    bool damaged = s.state == "damaged";
+    if (repair == Repair::yes) {
+      std::string moved;
+      if (damaged) {
+        // Out of refs/ (git will not even write a ref to a missing object), its id kept.
+        std::string text = util::read_file(ledger).value_or("");
+        text += fmt::format("{} {} {}\n", s.ref, s.commit, s.problem);
+        if (util::write_file_atomic(ledger, text) &&
+            git_status_of(repo_call(project, {"update-ref", "-d", s.ref, s.commit}))
+                .map([](const util::ProcessResult& r) { return r.ok(); })
+                .value_or(false))
+          moved = fmt::format("moved out of refs/ (its name and id are kept in {}; `git update-ref "
+                              "{} {}` puts it back)",
+                              ledger, s.ref, s.commit);
+      } else {
+        std::string aside =
+            "refs/berth/invalid/" + s.ref.substr(std::string_view("refs/berth/trash/").size());
+        auto made = git_status_of(repo_call(
+            project, {"update-ref", "-m", "berth doctor: not a snapshot", aside, s.commit, ""}));
+        if (made && made->ok() &&
+            git_status_of(repo_call(project, {"update-ref", "-d", s.ref, s.commit}))
+                .map([](const util::ProcessResult& r) { return r.ok(); })
+                .value_or(false))
+          moved = "moved to " + aside;
+      }
+      if (!moved.empty()) {
+        report.repaired.push_back(fmt::format("trash {} ({}): {}", s.ref, s.problem, moved));
+        continue;
+      }
+    }
+    report.problems.push_back(
+        {damaged ? "trash_damaged" : "trash_invalid", s.name, s.ref,
+         fmt::format("trash snapshot {} cannot be restored: {}", s.ref, s.problem),
+         damaged ? "berth doctor --repair (moves it out of refs/, keeping its id in "
+                   "<git-common-dir>/berth/trash-damaged)"
+                 : "berth doctor --repair (moves it to refs/berth/invalid/)"});
+  }
 }
 
 } // namespace berth

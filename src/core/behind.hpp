@@ -49,3 +49,14 @@ Result<void> make_branch_again(const Project& project, const Workspace& w,
 void check_branch(const Project& project, const Workspace& w, Repair repair, DoctorReport& report);
 
 } // namespace berth
+
+namespace berth {
+
+/// doctor: trash refs that cannot be restored — `trash_damaged` (its commit or objects it needs
+/// are missing, also deep in its trees) and `trash_invalid` (the ref holds no berth snapshot).
+/// With Repair::yes each is moved aside, never deleted outright: a damaged one out of refs/
+/// (where it breaks the user's `git gc` too), its name and id appended to
+/// <berth>/trash-damaged; an invalid one to refs/berth/invalid/. Call under the lock.
+void check_trash(const Project& project, Repair repair, DoctorReport& report);
+
+} // namespace berth

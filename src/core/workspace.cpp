@@ -1040,11 +1040,20 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
   BERTH_TRY(validate_name(name));
   if (as) BERTH_TRY(validate_name(*as));
   auto snapshots = BERTH_TRY(list_snapshots(project, name));
+  // A ref under the name's prefix that holds no berth snapshot is not one of its snapshots.
+  std::erase_if(snapshots, [](const Snapshot& s) { return s.state == "invalid"; });
   if (snapshots.empty())
     return fail(ErrorCode::not_found,
                 fmt::format("no snapshot of workspace '{}' in the trash", name),
                 "run `berth restore --list` to see what can be restored");
   Snapshot snap = snapshots.front();
+  // Objects of the newest snapshot pruned or lost: nothing is made from half of it.
+  if (snap.state != "ok" || !snapshot_complete(project, snap.commit))
+    return fail(ErrorCode::snapshot_damaged,
+                fmt::format("the snapshot {} of '{}' cannot be restored: {}", snap.ref, name,
+                            snap.problem.empty() ? "objects it needs are missing" : snap.problem),
+                "run `berth doctor --repair` to move it aside, then `berth restore` brings back "
+                "the newest good snapshot");
   std::string start = snap.branch_tip.empty() ? snap.head : snap.branch_tip;
   auto checkout = BERTH_TRY(checkout_tuning(project));
   const auto& tuning = checkout.args;
