@@ -1283,6 +1283,16 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
   auto entries = parse_worktree_list(listed.out);
   for (const auto& w : records) {
+    if (auto why = record_problem(project, w); !why.empty()) {
+      report.problems.push_back(
+          {"record_invalid", w.name, w.path,
+           fmt::format("workspace '{}': its record cannot be trusted: {}; berth does not act on it",
+                       w.name, why),
+           fmt::format("fix or move aside its record under {} (the files it names are left as "
+                       "they are)",
+                       registry.dir())});
+      continue;
+    }
     if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {

@@ -13,6 +13,22 @@
 
 namespace berth {
 
+std::string read_admin_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    constexpr off_t kTail = 64 * 1024;
+    off_t from = st.st_size > kTail ? st.st_size - kTail : 0;
+    text.resize(static_cast<size_t>(st.st_size - from));
+    ssize_t got = ::pread(fd, text.data(), text.size(), from);
+    text.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  }
+  ::close(fd);
+  return text;
+}
+
 std::optional<Problem> gone_problem(const Workspace& w, const std::vector<WorktreeEntry>& listed) {
   bool known = std::any_of(listed.begin(), listed.end(),
                            [&](const WorktreeEntry& e) { return e.path == w.path; });
@@ -61,19 +77,7 @@ namespace {
 // git itself will not read it once HEAD names a deleted branch. Read without blocking or
 // following links (an agent may plant a FIFO or a symlink there), the tail only.
 std::string last_reflog_commit(const Project& project, const std::string& admin) {
-  std::string file = util::join(admin, "logs/HEAD");
-  int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string text;
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    constexpr off_t kTail = 64 * 1024;
-    off_t from = st.st_size > kTail ? st.st_size - kTail : 0;
-    text.resize(static_cast<size_t>(st.st_size - from));
-    ssize_t got = ::pread(fd, text.data(), text.size(), from);
-    text.resize(got > 0 ? static_cast<size_t>(got) : 0);
-  }
-  ::close(fd);
+  std::string text = read_admin_file(util::join(admin, "logs/HEAD"));
   auto lines = split_lines(text);
   while (!lines.empty() && lines.back().empty())
     lines.pop_back();

@@ -13,6 +13,11 @@
 
 namespace berth {
 
+/// The content of a small file of git's admin dir (at most 64 KiB: its tail), read without
+/// blocking on a FIFO or following a symlink an agent may have planted; "" when it is not a
+/// regular file.
+std::string read_admin_file(const std::string& path);
+
 /// The problem of a workspace whose directory is gone (`directory_missing`: git still has its
 /// worktree; `worktree_missing`: git has none any more), or nullopt. `listed` is git's
 /// `worktree list`.

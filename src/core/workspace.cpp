@@ -320,6 +320,7 @@ Result<void> recover_interrupted(const Project& project) {
   auto lock = BERTH_TRY(registry.lock());
   for (auto& w : BERTH_TRY(registry.load_all())) {
     if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
+    if (!record_problem(project, w).empty()) continue; // never acted on (doctor reports it)
     if (w.state == State::creating) {
       roll_back(project, w, w.start.empty() ? w.base : w.start);
     } else if (w.state == State::discarding && !util::exists(w.path)) {
@@ -593,6 +594,11 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   WorkspaceStatus s;
   s.workspace = w;
   s.last_used = w.last_used;
+  // A record berth does not trust is never looked into (its path may be "/").
+  if (!w.invalid.empty()) {
+    s.state = "invalid";
+    return s;
+  }
   bool holder_alive = held(w) && util::process_alive(w.holder_pid, w.holder_start);
   s.state = holder_alive || w.state == State::landed ? std::string(state_name(w.state)) : "ready";
   bool locked = false;
@@ -669,24 +675,40 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   return s;
 }
 
-Result<Workspace> load_workspace(const Project& project, std::string_view name) {
+// The record of `name`, as it is (an untrusted one with `invalid` set): for status.
+Result<Workspace> load_record(const Project& project, std::string_view name) {
   BERTH_TRY(validate_name(name));
   auto record = BERTH_TRY(registry_of(project).load(name_slug(name)));
   if (!record || record->name != name)
     return fail(ErrorCode::not_found, fmt::format("no workspace named '{}'", name),
                 "run `berth list` to see the workspaces");
+  record->invalid = record_problem(project, *record);
+  return *record;
+}
+
+Result<Workspace> load_workspace(const Project& project, std::string_view name) {
+  auto record = BERTH_TRY(load_record(project, name));
+  // Never acted on: whatever the command, nothing it names is touched.
+  if (!record.invalid.empty())
+    return fail(ErrorCode::record_mismatch,
+                fmt::format("the record of workspace '{}' cannot be trusted: {}; berth will not "
+                            "act on it",
+                            name, record.invalid),
+                fmt::format("nothing was changed; `berth doctor` lists the records berth does "
+                            "not trust: fix or move aside {} (the files it names are left as they "
+                            "are)",
+                            registry_of(project).record_path(name_slug(name))));
   // A record from before berth kept roots: its root as far as it can be told.
-  if (record->root.empty()) record->root = workspace_root_of(project, *record);
+  if (record.root.empty()) record.root = workspace_root_of(project, record);
   // A moved repository: where git's links prove the workspace is now, so that
   // diff, accept or run work before any listing has re-linked the record on disk (this may run
   // under the lock, which re-linking takes; a command that saves the record keeps it).
-  if (needs_relink(project, {*record}))
-    if (auto moved =
-            moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), *record)) {
+  if (needs_relink(project, {record}))
+    if (auto moved = moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), record)) {
       (void)repair_submodule_links(*moved); // their relative links still lead to the old place
       return *moved;
     }
-  return *record;
+  return record;
 }
 
 } // namespace
@@ -786,8 +808,10 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
 Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
   BERTH_TRY(recover_interrupted(project));
   auto all = BERTH_TRY(registry_of(project).load_all());
-  for (auto& w : all)
+  for (auto& w : all) {
+    w.invalid = record_problem(project, w);
     if (w.root.empty()) w.root = workspace_root_of(project, w);
+  }
   std::vector<WorkspaceStatus> result(all.size());
   // Each workspace costs a `git status`: run them side by side, as many as there are cores.
   util::parallel_for(all.size(), [&](size_t i) { result[i] = status_of(project, all[i]); });
@@ -800,7 +824,9 @@ Result<Workspace> find_workspace(const Project& project, std::string_view name) 
 
 Result<WorkspaceStatus> workspace_status(const Project& project, std::string_view name) {
   BERTH_TRY(recover_interrupted(project));
-  return status_of(project, BERTH_TRY(load_workspace(project, name)));
+  auto record = BERTH_TRY(load_record(project, name));
+  return status_of(project,
+                   record.invalid.empty() ? BERTH_TRY(load_workspace(project, name)) : record);
 }
 
 Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
