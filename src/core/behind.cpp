@@ -1,5 +1,7 @@
 #include "core/behind.hpp"
 
+#include "core/registry.hpp"
+#include "core/roots.hpp"
 #include "core/trash.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
@@ -210,6 +212,102 @@ void check_trash(const Project& project, Repair repair, DoctorReport& report) {
          damaged ? "berth doctor --repair (moves it out of refs/, keeping its id in "
                    "<git-common-dir>/berth/trash-damaged)"
                  : "berth doctor --repair (moves it to refs/berth/invalid/)"});
+  }
+}
+
+namespace {
+
+// Whether `path` lies in a workspace, a discarded tree or a pool slot of this project: places whose
+// content an agent controls.
+bool into_workspace(const Project& project, const std::string& path) {
+  std::string normal = util::lexically_normal(path);
+  for (const auto& root : workspace_roots(project))
+    for (const char* sub : {".trash", ".pool"})
+      if (util::is_within(normal, util::join(root, sub))) return true;
+  if (auto all = Registry(project.berth_dir()).load_all())
+    for (const auto& w : *all)
+      if (!w.path.empty() && w.path != "/" &&
+          util::is_within(normal, util::lexically_normal(w.path)))
+        return true;
+  return false;
+}
+
+// git's own reading of a path in config: "~/" is the home folder.
+std::string expand_user(const std::string& value) {
+  return value.rfind("~/", 0) == 0 ? util::join(util::home_dir(), value.substr(2)) : value;
+}
+
+} // namespace
+
+void check_config(const Project& project, Repair repair, DoctorReport& report) {
+  bool checkout_git_dir = util::basename(project.common_dir()) == ".git";
+  std::string around = util::dirname(project.common_dir());
+  for (const char* leaf : {"config", "config.worktree"}) {
+    std::string file = util::join(project.common_dir(), leaf);
+    if (!util::exists(file)) continue;
+    auto listed =
+        git_status_of(repo_call(project, {"config", "--file", file, "-z", "--get-regexp",
+                                          "^core\\.(bare|worktree|hookspath|fsmonitor)$"}));
+    if (!listed || !listed->ok()) continue;
+    for (const auto& entry : split_z(listed->out)) {
+      auto nl = entry.find('\n');
+      std::string key = entry.substr(0, nl);
+      std::string value = nl == std::string::npos ? std::string() : entry.substr(nl + 1);
+      Problem p;
+      p.path = file;
+      std::vector<std::string> fix; // the git config arguments that repair it
+      if (key == "core.bare") {
+        auto truth = git_status_of(
+            repo_call(project, {"config", "--type=bool", "--file", file, "core.bare"}));
+        if (!checkout_git_dir || !truth || chomp(truth->out) != "true") continue;
+        p.code = "config_core_bare";
+        p.message = fmt::format("core.bare = true in {}: git takes your checkout {} for a bare "
+                                "repository (git commands there fail)",
+                                file, around);
+        fix = {"config", "--file", file, "core.bare", "false"};
+      } else if (key == "core.worktree") {
+        std::string target = util::absolute(value, project.common_dir());
+        if (!into_workspace(project, target)) continue;
+        p.code = "config_core_worktree";
+        p.message = fmt::format("core.worktree in {} points into a workspace ({}): git works on it "
+                                "instead of your checkout",
+                                file, value);
+        if (checkout_git_dir) fix = {"config", "--file", file, "--unset-all", "core.worktree"};
+      } else if (key == "core.hookspath") {
+        std::string target = util::absolute(expand_user(value), around);
+        if (!into_workspace(project, target)) continue;
+        p.code = "config_hooks_path";
+        p.message = fmt::format("core.hooksPath in {} points into a workspace ({}): your commits "
+                                "would run hooks an agent can write",
+                                file, value);
+      } else {
+        // A boolean (the built-in monitor) or a hook command: only a path is a concern.
+        if (value.find('/') == std::string::npos) continue;
+        std::string target = util::absolute(expand_user(value), around);
+        if (!into_workspace(project, target)) continue;
+        p.code = "config_fsmonitor";
+        p.message = fmt::format("core.fsmonitor in {} runs a command inside a workspace ({}) on "
+                                "every git status",
+                                file, value);
+        fix = {"config", "--file", file, "--unset-all", "core.fsmonitor"};
+      }
+      std::string shown = "git";
+      for (const auto& a : fix)
+        shown += " " + a;
+      if (repair == Repair::yes && !fix.empty()) {
+        if (auto done = git_status_of(repo_call(project, fix)); done && done->ok()) {
+          report.repaired.push_back(fmt::format("{} (ran `{}`)", p.message, shown));
+          continue;
+        }
+      }
+      p.repair = !fix.empty() ? "berth doctor --repair (runs `" + shown + "`)"
+                 : p.code == "config_hooks_path"
+                     ? fmt::format("set core.hooksPath back to your project's hooks, or `git "
+                                   "config --file {} --unset core.hooksPath`",
+                                   file)
+                     : fmt::format("set {} back by hand in {}", key, file);
+      report.problems.push_back(std::move(p));
+    }
   }
 }
 

@@ -65,3 +65,16 @@ namespace berth {
 void check_trash(const Project& project, Repair repair, DoctorReport& report);
 
 } // namespace berth
+
+namespace berth {
+
+/// doctor: the repository's shared config (and config.worktree) damaged in ways that break the
+/// user's checkout or berth: `config_core_bare` (core.bare = true on a checkout's `.git`),
+/// `config_core_worktree`, `config_hooks_path`, `config_fsmonitor` (pointing into a workspace,
+/// a discarded tree or a pool slot). With Repair::yes only the unambiguous ones are fixed:
+/// core.bare set back to false and core.worktree unset for a checkout's `.git`, a core.fsmonitor
+/// hook inside a workspace unset (git then looks at every file: slower, never wrong); a
+/// core.hooksPath is the user's to set back. Call under the lock.
+void check_config(const Project& project, Repair repair, DoctorReport& report);
+
+} // namespace berth

@@ -104,6 +104,17 @@ Result<Project> Project::open(const ProjectOptions& options) {
   } else {
     p.main_worktree_ = util::dirname(p.common_dir_);
   }
+  // Shared config damaged behind berth's back (`core.bare = true` set by a hook, `core.worktree`
+  // pointing into a workspace) must not move the project: its name, its .berth.toml and so its
+  // workspace root. A common dir named `.git` is the git dir of the checkout around it, which
+  // git's answer may only replace by a folder outside it (`berth doctor` reports the damage).
+  if (std::string around = util::dirname(p.common_dir_);
+      util::basename(p.common_dir_) == ".git" && util::is_directory(around) &&
+      (p.bare_ || (p.main_worktree_ != around && util::is_within(p.main_worktree_, around)) ||
+       util::is_within(p.main_worktree_, util::join(util::data_home(), "berth")))) {
+    p.bare_ = false;
+    p.main_worktree_ = around;
+  }
 
   std::string name = util::basename(p.bare_ ? p.common_dir_ : p.main_worktree_);
   if (p.bare_ && name.size() > 4 && name.substr(name.size() - 4) == ".git")

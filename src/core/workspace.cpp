@@ -743,6 +743,15 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
                   "make a first commit, then create workspaces from it");
     base = BERTH_TRY(std::move(resolved));
   } else {
+    if (project.current_worktree().empty() && !project.bare() &&
+        util::is_within(project.cwd(), project.main_worktree()) &&
+        !util::is_within(project.cwd(), project.common_dir()))
+      return fail(ErrorCode::bare_repository,
+                  fmt::format("git sees no work tree at {}: the repository's config says it is "
+                              "bare, or names another work tree",
+                              project.main_worktree()),
+                  "run `berth doctor` (it names the setting and `--repair` fixes it), or pass "
+                  "--base REV");
     if (project.current_worktree().empty())
       return fail(ErrorCode::bare_repository,
                   "this is a bare repository (or a git dir): there is no HEAD to start from",
