@@ -1160,7 +1160,9 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
     label = t.branch;
   }
   s.onto = onto_commit;
-  s.old_head = chomp(BERTH_TRY(git(workspace_call(w, {"rev-parse", "HEAD"}))).out);
+  auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
+  if (!head) BERTH_TRY(refuse_lost_branch(project, w)); // its branch deleted under it
+  s.old_head = chomp(BERTH_TRY(std::move(head)).out);
   if (is_ancestor(project, onto_commit, s.old_head)) {
     s.up_to_date = true;
     s.new_head = s.old_head;

@@ -36,6 +36,10 @@ before=$(fingerprint)
 out=$(expect_error branch_missing 1 berth --json diff a)
 assert_contains "$(jq -r .error.hint <<<"$out")" "berth doctor --repair"
 assert_contains "$(jq -r .error.hint <<<"$out")" "${a_head:0:12}"
+for cmd in "commit a -m msg" "sync a" "accept a"; do
+  # shellcheck disable=SC2086
+  expect_error branch_missing 1 berth --json $cmd >/dev/null
+done
 assert_unchanged "$before"
 assert_contains "$(berth diff --name-only b)" b.txt
 
