@@ -613,6 +613,12 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
       s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked"
                 : util::is_directory(w.git_dir)                         ? "missing"
                                                                         : "removed";
+    // What discard would keep of it: its branch's commits.
+    if (s.state == "missing" || s.state == "removed")
+      if (auto count = git_status_of(repo_call(
+              project, {"rev-list", "--count", w.base + "..refs/heads/" + w.branch, "--"}));
+          count && count->ok())
+        s.ahead = std::atoi(count->out.c_str());
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {

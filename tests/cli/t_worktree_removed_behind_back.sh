@@ -21,6 +21,7 @@ assert_eq "$(state x-unlocked)" removed
 assert_eq "$(state x-prune)" missing
 assert_eq "$(state x-rm)" missing
 assert_eq "$(berth --json status x-ff | jq -r .state)" removed
+assert_eq "$(berth --json status x-ff | jq -r .ahead)" 1 # its commit, kept by discard
 assert_contains "$(berth list | grep '^x-ff ')" removed
 
 # doctor names each for what it is, and its fix is one that works.
