@@ -6,16 +6,24 @@
 make_repo app
 echo 'workspace_root = ".worktrees"' >.berth.toml
 git add .berth.toml && git commit -q -m "berth config"
+# Before any workspace (no root recorded yet): the default root is the same with the damage.
+git config core.bare true
+bare_default=$(berth -c workspace_root= --json pool status | jq -r .dir)
+git config core.bare false
 ws=$(berth new x)
 root=$(berth --json pool status | jq -r .dir)
 assert_eq "$root" "$T/app/.worktrees/.pool"
 home=$(cat .git/berth/project.json)
+default_pool=$(berth -c workspace_root= --json pool status | jq -r .dir) # the default root's
+assert_eq "$default_pool" "$(jq -r .default_root <<<"$home")/.pool"
+assert_eq "$bare_default" "$default_pool"
 
 check_root() {
   assert_eq "$(berth --json pool status | jq -r .dir)" "$root"
   assert_eq "$(berth path x)" "$ws"
   assert_eq "$(berth --json list | jq -r '.[] | "\(.name) \(.state)"')" "x ready"
   assert_eq "$(cat .git/berth/project.json)" "$home"
+  assert_eq "$(berth -c workspace_root= --json pool status | jq -r .dir)" "$default_pool"
 }
 problem() { jq -r --arg c "$1" '.problems[] | select(.code == $c) | .repair' "$T/report"; }
 
