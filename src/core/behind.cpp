@@ -240,7 +240,10 @@ std::string expand_user(const std::string& value) {
 } // namespace
 
 void check_config(const Project& project, Repair repair, DoctorReport& report) {
-  bool checkout_git_dir = util::basename(project.common_dir()) == ".git";
+  // A checkout's git dir (not a bare repository named `.git` with worktrees beside it, which has
+  // no index of its own): the only layout whose core.bare / core.worktree berth sets right.
+  bool checkout_git_dir = util::basename(project.common_dir()) == ".git" &&
+                          util::exists(util::join(project.common_dir(), "index"));
   std::string around = util::dirname(project.common_dir());
   for (const char* leaf : {"config", "config.worktree"}) {
     std::string file = util::join(project.common_dir(), leaf);

@@ -106,10 +106,13 @@ Result<Project> Project::open(const ProjectOptions& options) {
   }
   // Shared config damaged behind berth's back (`core.bare = true` set by a hook, `core.worktree`
   // pointing into a workspace) must not move the project: its name, its .berth.toml and so its
-  // workspace root. A common dir named `.git` is the git dir of the checkout around it, which
-  // git's answer may only replace by a folder outside it (`berth doctor` reports the damage).
+  // workspace root. A common dir named `.git` that has an index (the main checkout's) is the git
+  // dir of the checkout around it, which git's answer may only replace by a folder outside it
+  // (`berth doctor` reports the damage). A bare repository named `.git` with worktrees beside it
+  // has no index of its own: it stays bare.
   if (std::string around = util::dirname(p.common_dir_);
       util::basename(p.common_dir_) == ".git" && util::is_directory(around) &&
+      util::exists(util::join(p.common_dir_, "index")) &&
       (p.bare_ || (p.main_worktree_ != around && util::is_within(p.main_worktree_, around)) ||
        util::is_within(p.main_worktree_, util::join(util::data_home(), "berth")))) {
     p.bare_ = false;

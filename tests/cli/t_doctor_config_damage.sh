@@ -60,3 +60,12 @@ git config core.hooksPath .husky/_ # a project's own hooks path is no problem
 git config core.fsmonitor true
 assert_eq "$(berth doctor)" "all good"
 check_root
+
+# A bare repository named .git with worktrees beside it (no index of its own) is no damage:
+# core.bare = true is right there, and left alone.
+mkdir "$T/layout" && git clone -q --bare "$T/app" "$T/layout/.git"
+git -C "$T/layout/.git" worktree add -q ../main main
+cd "$T/layout/main"
+berth new w >/dev/null
+assert_eq "$(berth doctor --repair)" "all good"
+assert_eq "$(git -C "$T/layout/.git" config core.bare)" true
