@@ -1325,7 +1325,10 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     if (held(w) && util::process_alive(w.holder_pid, w.holder_start)) continue;
     if (auto gone = gone_problem(w, entries)) {
       report.problems.push_back(*gone);
-      if (repair == Repair::yes && !util::exists(w.path)) gone_names.push_back(w.name);
+      // (Not when its whole root is gone: an unmounted disk comes back with the work on it.)
+      if (repair == Repair::yes && !util::exists(w.path) &&
+          util::is_directory(util::dirname(w.path)))
+        gone_names.push_back(w.name);
     } else {
       check_branch(project, w, repair, report);
     }
