@@ -57,6 +57,8 @@ void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
                   {"conflicted", s.conflicted}};
   j["last_used"] = iso_time(s.last_used);
   j["lock_reason"] = s.lock_reason;
+  j["invalid"] =
+      s.workspace.invalid.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.workspace.invalid);
 }
 
 void to_json(nlohmann::json& j, const Snapshot& s) {

@@ -95,7 +95,8 @@ std::vector<std::string> workspace_roots(const Project& project) {
 std::string record_problem(const Project& project, const Workspace& w) {
   if (!w.invalid.empty()) return w.invalid;
   const std::string& path = w.path;
-  if (path.empty() || path.front() != '/' || path == "/" || util::lexically_normal(path) != path)
+  if (path == "/") return "its path is / (the whole filesystem)";
+  if (path.empty() || path.front() != '/' || util::lexically_normal(path) != path)
     return fmt::format("its path '{}' is not an absolute, normal path", path);
   // (No root: a record from before berth kept roots, outside today's: git must vouch for it.)
   std::string root = workspace_root_of(project, w);

@@ -22,6 +22,9 @@ assert_eq "$(state other)" invalid
 assert_eq "$(state a)" ready
 assert_eq "$(state b)" ready
 assert_eq "$(berth --json status root | jq -r .state)" invalid
+assert_contains "$(jq -r '.[] | select(.name == "root") | .invalid' <<<"$json")" "whole filesystem"
+assert_contains "$(jq -r '.[] | select(.name == "other") | .invalid' <<<"$json")" "c.json"
+assert_eq "$(jq -r '.[] | select(.name == "a") | .invalid' <<<"$json")" null
 
 before=$(fingerprint)
 precious=$(tree_digest "$T/precious")
