@@ -53,6 +53,10 @@ struct Workspace {
   /// While it is being created: the commit its branch starts at (a restore's is not the base), so
   /// that a creation cut short by a crash is rolled back with its branch.
   std::string start;
+  /// Not stored: why berth does not trust this record (a path outside every workspace root, a
+  /// name that disagrees with its file...), set when it is read; "" when it is trusted. berth
+  /// never acts on an untrusted record: it is listed as `invalid` and reported by doctor.
+  std::string invalid;
 };
 
 /// A workspace with what git says of it now.
@@ -217,6 +221,10 @@ struct Snapshot {
   /// Untracked files are stored as they were on disk (no filter, no end-of-line conversion).
   bool untracked_as_is = false;
   std::vector<std::string> warnings; ///< what could not be kept (take_snapshot only)
+  /// "ok"; "damaged" when its commit, tree or parents are missing from the object store;
+  /// "invalid" when the ref does not hold a berth snapshot. Only "ok" ones can be restored.
+  std::string state = "ok";
+  std::string problem; ///< why it is damaged or invalid ("" when ok)
 };
 
 struct Discarded {

@@ -38,6 +38,9 @@ enum class ErrorCode {
   record_mismatch,     ///< a workspace record does not prove the tree it names is that workspace's
   unreachable_gitlink, ///< accept would land a submodule commit the project cannot reach
   nested_repository,   ///< accept would land a nested repository (not a submodule) as a gitlink
+  // issue 11, changed behind berth's back:
+  branch_missing,   ///< the workspace's branch was deleted under its checked-out HEAD
+  snapshot_damaged, ///< a trash snapshot's objects are missing, or it is not berth's
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -118,13 +118,15 @@ void define_list(CLI::App& app, Args& args) {
 
 std::string state_cell(const std::string& state) {
   if (state == "ready") return paint(state, "32");
-  if (state == "missing") return paint(state, "31");
+  if (state == "missing" || state == "removed" || state == "invalid") return paint(state, "31");
   return paint(state, "33");
 }
 
 std::string changes_cell(const berth::WorkspaceStatus& s) {
-  if (s.state == "missing") return "-";
-  if (s.state == "unreadable") return "?";
+  // No work tree to look at (gone, or not to be trusted): no changes to show.
+  if (s.state == "missing" || s.state == "removed" || s.state == "unlinked" || s.state == "invalid")
+    return "-";
+  if (s.state == "unreadable" || (s.dirty && s.head.empty())) return "?";
   if (!s.dirty) return "clean";
   std::vector<std::string> parts;
   if (s.staged) parts.push_back(fmt::format("+{}", s.staged));
@@ -276,13 +278,21 @@ Result<Output> run_restore(const Args& args, const berth::Project& project) {
     int64_t now = static_cast<int64_t>(::time(nullptr));
     std::vector<std::vector<std::string>> rows{
         {"NAME", "DISCARDED", "COMMIT", "IGNORED (NOT SAVED)", "REF"}};
-    for (const auto& s : snaps)
+    for (const auto& s : snaps) {
+      // A snapshot that cannot be restored says why instead (berth doctor reports it too).
+      if (s.state != "ok") {
+        out.warnings.push_back(fmt::format("{}: {}: {}", s.ref, s.state, s.problem));
+        rows.push_back(
+            {s.name, age(s.time, now) + " ago", short_sha(s.commit), paint(s.state, "31"), s.ref});
+        continue;
+      }
       rows.push_back({s.name, age(s.time, now) + " ago", short_sha(s.commit),
                       s.ignored_files < 0
                           ? std::string("-")
                           : fmt::format("{} file(s), {}", s.ignored_files,
                                         human_bytes(static_cast<uint64_t>(s.ignored_bytes))),
                       s.ref});
+    }
     out.text = table(rows);
     return out;
   }

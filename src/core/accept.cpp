@@ -9,6 +9,7 @@
 //      back path by path by `berth doctor --repair`, never touching any other file;
 //   4. moves refs with compare-and-swap only: a branch that moved meanwhile is never overwritten.
 #include "berth/berth.hpp"
+#include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
@@ -1191,7 +1192,9 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
     label = t.branch;
   }
   s.onto = onto_commit;
-  s.old_head = chomp(BERTH_TRY(git(workspace_call(w, {"rev-parse", "HEAD"}))).out);
+  auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
+  if (!head) BERTH_TRY(refuse_lost_branch(project, w)); // its branch deleted under it
+  s.old_head = chomp(BERTH_TRY(std::move(head)).out);
   if (is_ancestor(project, onto_commit, s.old_head)) {
     s.up_to_date = true;
     s.new_head = s.old_head;
@@ -1308,11 +1311,22 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   // A moved repository: records re-linked to the admin dirs git has now (with --repair, after
   // `git worktree repair` for trees whose .git file still names the old place). git's list of
   // worktrees is read after that repair.
+  std::vector<std::string> gone_names; // discarded by --repair once the lock is released
   auto relinked = relink_moved(project, records, repair);
   report.repaired.insert(report.repaired.end(), relinked.relinked.begin(), relinked.relinked.end());
   report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
   auto entries = BERTH_TRY(worktrees(project));
   for (const auto& w : records) {
+    if (auto why = record_problem(project, w); !why.empty()) {
+      report.problems.push_back(
+          {"record_invalid", w.name, w.path,
+           fmt::format("workspace '{}': its record cannot be trusted: {}; berth does not act on it",
+                       w.name, why),
+           fmt::format("fix or move aside its record under {} (the files it names are left as "
+                       "they are)",
+                       registry.dir())});
+      continue;
+    }
     if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {
@@ -1339,19 +1353,20 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       for (const auto& path : repair_submodule_links(w))
         report.repaired.push_back(
             fmt::format("workspace '{}': submodule {} re-linked to its module", w.name, path));
-    bool known = std::any_of(entries.begin(), entries.end(),
-                             [&](const WorktreeEntry& e) { return e.path == w.path; });
-    if (!known)
-      report.problems.push_back(
-          {"worktree_missing", w.name, w.path,
-           fmt::format("workspace '{}': git has no worktree at {}", w.name, w.path),
-           "berth discard " + w.name});
-    else if (!util::is_directory(w.path))
-      report.problems.push_back(
-          {"directory_missing", w.name, w.path,
-           fmt::format("workspace '{}': its directory {} is missing", w.name, w.path),
-           "berth discard " + w.name + " (its committed work is kept in the trash)"});
+    // Removed or pruned behind berth's back (a live `new` or `discard` is not: it is at work).
+    if (held(w) && util::process_alive(w.holder_pid, w.holder_start)) continue;
+    if (auto gone = gone_problem(w, entries)) {
+      report.problems.push_back(*gone);
+      // (Not when its whole root is gone: an unmounted disk comes back with the work on it.)
+      if (repair == Repair::yes && !util::exists(w.path) &&
+          util::is_directory(util::dirname(w.path)))
+        gone_names.push_back(w.name);
+    } else {
+      check_branch(project, w, repair, report);
+    }
   }
+  check_trash(project, repair, report);
+  check_config(project, repair, report);
   // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
   auto roots = workspace_roots(project);
   auto in_trash = [&](const std::string& path) {
@@ -1414,6 +1429,10 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
          fmt::format("save what you need from it, then `git worktree remove --force --force {}`",
                      e.path)});
   }
+  // Repairs that are whole berth commands take the lock themselves.
+  { auto released = std::move(lock); }
+  reaping.reset();
+  discard_gone(project, gone_names, report);
   return report;
 }
 

@@ -1,5 +1,6 @@
 #include "core/capture.hpp"
 
+#include "core/behind.hpp"
 #include "core/nested.hpp"
 #include "core/porcelain.hpp"
 #include "core/shadow.hpp"
@@ -168,7 +169,13 @@ Result<Captured> capture_all(const Project&, const Workspace& w, Captured c,
 
 Result<Captured> capture(const Project& project, const Workspace& w) {
   Captured c;
-  c.head = chomp(BERTH_TRY(git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}))).out);
+  auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
+  if (!head) {
+    // Its branch deleted under it: say so rather than git's "Needed a single revision".
+    BERTH_TRY(refuse_lost_branch(project, w));
+    return tl::unexpected(head.error());
+  }
+  c.head = chomp(head->out);
   c.head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", c.head + "^{tree}"}))).out);
 
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");

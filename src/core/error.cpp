@@ -58,6 +58,10 @@ std::string_view code_name(ErrorCode code) {
     return "unreachable_gitlink";
   case ErrorCode::nested_repository:
     return "nested_repository";
+  case ErrorCode::branch_missing:
+    return "branch_missing";
+  case ErrorCode::snapshot_damaged:
+    return "snapshot_damaged";
   }
   return "unknown";
 }

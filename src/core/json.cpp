@@ -57,6 +57,8 @@ void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
                   {"conflicted", s.conflicted}};
   j["last_used"] = iso_time(s.last_used);
   j["lock_reason"] = s.lock_reason;
+  j["invalid"] =
+      s.workspace.invalid.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.workspace.invalid);
 }
 
 void to_json(nlohmann::json& j, const Snapshot& s) {
@@ -70,6 +72,8 @@ void to_json(nlohmann::json& j, const Snapshot& s) {
       s.ignored_bytes < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.ignored_bytes);
   j["head_ref"] = s.head_ref.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.head_ref);
   j["nested"] = s.nested.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.nested);
+  j["state"] = s.state;
+  j["problem"] = s.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.problem);
 }
 
 void to_json(nlohmann::json& j, const SetupReport& r) {

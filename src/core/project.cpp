@@ -167,6 +167,20 @@ Result<Project> Project::open(const ProjectOptions& options) {
                          worktrees.empty() ? util::dirname(p.common_dir_) : worktrees.front().path,
                          in_main ? p.current_worktree_ : std::string());
   }
+  // Shared config damaged behind berth's back (`core.bare = true` set by a hook, `core.worktree`
+  // pointing into a workspace) must not move the project: its name, its .berth.toml and so its
+  // workspace root. A common dir named `.git` that has an index (the main checkout's) is the git
+  // dir of the checkout around it, which git's answer may only replace by a folder outside it
+  // (`berth doctor` reports the damage). A bare repository named `.git` with worktrees beside it
+  // has no index of its own: it stays bare.
+  if (std::string around = util::dirname(p.common_dir_);
+      util::basename(p.common_dir_) == ".git" && util::is_directory(around) &&
+      util::exists(util::join(p.common_dir_, "index")) &&
+      (p.bare_ || (p.main_worktree_ != around && util::is_within(p.main_worktree_, around)) ||
+       util::is_within(p.main_worktree_, util::join(util::data_home(), "berth")))) {
+    p.bare_ = false;
+    p.main_worktree_ = around;
+  }
 
   std::string name = util::basename(p.bare_ ? p.common_dir_ : p.main_worktree_);
   if (p.bare_ && name.size() > 4 && name.substr(name.size() - 4) == ".git")

@@ -175,7 +175,14 @@ Result<std::vector<Workspace>> Registry::load_all(std::vector<Problem>* problems
                              record.error().hint});
       continue;
     }
-    if (*record) all.push_back(std::move(**record));
+    if (*record) {
+      // A name edited to disagree with its file: the record would speak for another workspace.
+      std::string slug = file.substr(0, file.size() - 5);
+      if (name_slug((*record)->name) != slug)
+        (*record)->invalid =
+            fmt::format("its record file {} names it '{}'", util::join(dir, file), (*record)->name);
+      all.push_back(std::move(**record));
+    }
   }
   ::closedir(d);
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

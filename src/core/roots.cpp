@@ -1,12 +1,15 @@
 #include "core/roots.hpp"
 
+#include "core/behind.hpp"
 #include "core/git.hpp"
+#include "core/name.hpp"
 #include "core/registry.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
 #include <algorithm>
 #include <dirent.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 namespace berth {
@@ -76,7 +79,9 @@ std::vector<std::string> workspace_roots(const Project& project) {
   Registry registry(project.berth_dir());
   if (auto all = registry.load_all())
     for (const auto& w : *all)
-      if (auto root = workspace_root_of(project, w); !root.empty()) roots.push_back(root);
+      if (auto root = workspace_root_of(project, w);
+          !root.empty() && record_problem(project, w).empty())
+        roots.push_back(root);
   for (const auto& root : noted_roots(project))
     roots.push_back(util::lexically_normal(root));
   std::vector<std::string> unique;
@@ -85,6 +90,38 @@ std::vector<std::string> workspace_roots(const Project& project) {
         std::find(unique.begin(), unique.end(), root) == unique.end())
       unique.push_back(std::move(root));
   return unique;
+}
+
+std::string record_problem(const Project& project, const Workspace& w) {
+  if (!w.invalid.empty()) return w.invalid;
+  const std::string& path = w.path;
+  if (path == "/") return "its path is / (the whole filesystem)";
+  if (path.empty() || path.front() != '/' || util::lexically_normal(path) != path)
+    return fmt::format("its path '{}' is not an absolute, normal path", path);
+  // (No root: a record from before berth kept roots, outside today's: git must vouch for it.)
+  std::string root = workspace_root_of(project, w);
+  if (!root.empty() && (root.front() != '/' || root == "/"))
+    return fmt::format("its root '{}' is not a workspace root", root);
+  if (!root.empty() && util::dirname(path) != root)
+    return fmt::format("its path {} is not in its root {}", path, root);
+  if (util::basename(path) != name_slug(w.name))
+    return fmt::format("its path {} is not named after it", path);
+  for (const auto& precious : {project.main_worktree(), project.common_dir()})
+    if (!precious.empty() && util::is_within(util::lexically_normal(precious), path))
+      return fmt::format("its path {} is (or holds) {}", path, precious);
+  bool known = !root.empty() && is_standard_root(project, root);
+  for (const auto& noted : noted_roots(project))
+    known = known || (!root.empty() && util::lexically_normal(noted) == root);
+  if (known || !util::exists(path)) return {};
+  // A root of its own (`-c workspace_root=DIR` for one command): git must vouch for the tree.
+  std::string admins = util::join(project.common_dir(), "worktrees");
+  std::string gitdir = chomp(read_admin_file(util::join(w.git_dir, "gitdir")));
+  if (!w.git_dir.empty() && util::dirname(util::lexically_normal(w.git_dir)) == admins &&
+      util::lexically_normal(gitdir) == util::join(path, ".git"))
+    return {};
+  return fmt::format("its root {} is not a workspace root berth knows, and git has no worktree "
+                     "at {} to vouch for it",
+                     root.empty() ? util::dirname(path) : root, path);
 }
 
 void note_trash_root(const Project& project, const std::string& root) {

@@ -24,6 +24,15 @@ bool deletable_workspace_path(const Project& project, const Workspace& workspace
 /// holds a discarded tree (remembered by note_trash_root). Lexically normal, no duplicates.
 std::vector<std::string> workspace_roots(const Project& project);
 
+/// Why berth must not act on the record `w` ("" when it may): its name disagrees with its file
+/// (`w.invalid`); its path is not absolute and normal, not a direct child of its root named
+/// after it, or is (or holds) the project; its root is "/" or relative; or its root is none of
+/// the roots berth knows (the configured and default ones, those whose trash berth noted) while
+/// git does not vouch for it either (this repository's admin dir `w.git_dir` naming the path),
+/// and the path exists: a hand-edited record (`"path": "/"`) must never make berth walk or
+/// touch the user's files. Cheap: no git call.
+std::string record_problem(const Project& project, const Workspace& w);
+
 /// Under the project lock: remember that `root`'s `.trash` holds a tree for the background
 /// deleter (nothing to remember for the default root, always looked at; the configured one may
 /// be configured for one command only).

@@ -315,23 +315,108 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
   return verified;
 }
 
+namespace {
+
+std::vector<std::string> split_words(const std::string& line) {
+  std::vector<std::string> words;
+  for (size_t at = 0; at < line.size();) {
+    auto space = line.find(' ', at);
+    if (space == std::string::npos) space = line.size();
+    if (space > at) words.push_back(line.substr(at, space - at));
+    at = space + 1;
+  }
+  return words;
+}
+
+// One object as `git cat-file --batch` gave it: its type ("missing" when it is not in the store)
+// and content.
+struct CatObject {
+  std::string type;
+  std::string content;
+};
+
+// Read many objects in one git call. A missing one is "missing", never an error: a trash ref whose
+// objects were pruned must not hide the others.
+Result<std::vector<CatObject>> cat_objects(const Project& project,
+                                           const std::vector<std::string>& oids) {
+  std::vector<CatObject> objects;
+  if (oids.empty()) return objects;
+  GitCall call = repo_call(project, {"cat-file", "--batch"});
+  for (const auto& oid : oids)
+    call.input += oid + "\n";
+  auto out = BERTH_TRY(git(call)).out;
+  size_t at = 0;
+  for (size_t i = 0; i < oids.size(); ++i) {
+    auto eol = out.find('\n', at);
+    if (eol == std::string::npos) return fail(ErrorCode::git_failed, "short cat-file output");
+    auto words = split_words(out.substr(at, eol - at));
+    at = eol + 1;
+    if (words.size() < 3) {
+      objects.push_back({"missing", {}});
+      continue;
+    }
+    size_t size = std::strtoull(words[2].c_str(), nullptr, 10);
+    if (at + size > out.size()) return fail(ErrorCode::git_failed, "short cat-file output");
+    objects.push_back({words[1], out.substr(at, size)});
+    at += size + 1;
+  }
+  return objects;
+}
+
+} // namespace
+
 Result<std::vector<Snapshot>> list_snapshots(const Project& project,
                                              std::optional<std::string_view> name) {
   std::string pattern = name ? trash_prefix(*name) : std::string("refs/berth/trash/");
-  auto out = BERTH_TRY(git(repo_call(
-      project, {"for-each-ref", "--format=%(refname)%00%(objectname)%00%(contents)%00", pattern})));
-  auto fields = split_z(out.out);
+  // Names and ids only: asking for-each-ref for a commit's content fails the whole listing when
+  // one ref's commit is missing.
+  auto out = BERTH_TRY(
+      git(repo_call(project, {"for-each-ref", "--format=%(refname)%00%(objectname)", pattern})));
+  std::vector<std::pair<std::string, std::string>> refs;
+  for (const auto& line : split_lines(out.out)) {
+    auto nul = line.find('\0');
+    if (nul != std::string::npos) refs.emplace_back(line.substr(0, nul), line.substr(nul + 1));
+  }
+  std::vector<std::string> oids;
+  for (const auto& r : refs)
+    oids.push_back(r.second);
+  auto commits = BERTH_TRY(cat_objects(project, oids));
+  // What each snapshot needs besides its commit (its tree, its parents: HEAD, the staged state,
+  // the branch tip, the nested repositories), checked in one more call. Objects deeper down are
+  // checked before a restore and by `berth doctor` (snapshot_complete).
+  std::vector<std::string> needed;
+  std::vector<size_t> needed_by;
   std::vector<Snapshot> list;
-  for (size_t i = 0; i + 2 < fields.size(); i += 3) {
-    std::string ref = fields[i];
-    while (!ref.empty() && ref.front() == '\n')
-      ref.erase(0, 1);
-    const std::string& message = fields[i + 2];
+  std::vector<std::vector<std::string>> parents_of(refs.size());
+  for (size_t i = 0; i < refs.size(); ++i) {
     Snapshot s;
-    s.ref = ref;
-    s.commit = fields[i + 1];
-    s.name = trailer_value(message, "Berth-Name");
-    if (s.name.empty()) continue;          // not one of ours
+    s.ref = refs[i].first;
+    s.commit = refs[i].second;
+    s.time = std::strtoll(util::basename(s.ref).c_str(), nullptr, 10);
+    // refs/berth/trash/<slug>/<time>: what the name is when the commit cannot say.
+    std::string rest =
+        s.ref.substr(std::min(s.ref.size(), std::string_view("refs/berth/trash/").size()));
+    std::string slug = rest.substr(0, rest.rfind('/'));
+    const CatObject& c = commits[i];
+    if (c.type == "missing") {
+      s.name = name ? std::string(*name) : slug;
+      s.state = "damaged";
+      s.problem = fmt::format("its commit {} is missing from the object store", s.commit);
+      list.push_back(std::move(s));
+      continue;
+    }
+    auto blank = c.content.find("\n\n");
+    std::string header = c.content.substr(0, blank);
+    std::string message = blank == std::string::npos ? std::string() : c.content.substr(blank + 2);
+    s.name = c.type == "commit" ? trailer_value(message, "Berth-Name") : std::string();
+    if (s.name.empty()) {
+      s.name = name ? std::string(*name) : slug;
+      s.state = "invalid";
+      s.problem = c.type == "commit" ? "its commit is not a berth snapshot (no Berth-Name)"
+                                     : fmt::format("it names a {}, not a commit", c.type);
+      list.push_back(std::move(s));
+      continue;
+    }
     if (name && s.name != *name) continue; // another name with the same slug
     s.branch = trailer_value(message, "Berth-Branch");
     s.base = trailer_value(message, "Berth-Base");
@@ -341,10 +426,14 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
     s.head_ref = trailer_value(message, "Berth-Head-Ref");
     s.nested = trailer_value(message, "Berth-Nested");
     s.untracked_as_is = trailer_value(message, "Berth-Untracked") == "as-is";
-    std::string stamp = util::basename(ref);
-    s.time = std::strtoll(stamp.c_str(), nullptr, 10);
-    auto parents =
-        split_lines(BERTH_TRY(git(repo_call(project, {"rev-parse", s.commit + "^@"}))).out);
+    std::vector<std::string> parents;
+    for (const auto& line : split_lines(header)) {
+      if (line.rfind("tree ", 0) == 0 || line.rfind("parent ", 0) == 0) {
+        needed.push_back(line.substr(line.find(' ') + 1));
+        needed_by.push_back(list.size());
+      }
+      if (line.rfind("parent ", 0) == 0) parents.push_back(line.substr(7));
+    }
     if (parents.size() >= 2) s.index_commit = parents[1];
     if (auto note = util::read_file(note_path(project, s.ref))) {
       long long files = -1, bytes = -1;
@@ -354,6 +443,18 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
       }
     }
     list.push_back(std::move(s));
+  }
+  GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
+  for (const auto& oid : needed)
+    check.input += oid + "\n";
+  if (!needed.empty()) {
+    auto lines = split_lines(BERTH_TRY(git(check)).out);
+    for (size_t i = 0; i < lines.size() && i < needed.size(); ++i) {
+      Snapshot& s = list[needed_by[i]];
+      if (lines[i].find(" missing") == std::string::npos || s.state != "ok") continue;
+      s.state = "damaged";
+      s.problem = fmt::format("object {} it needs is missing from the object store", needed[i]);
+    }
   }
   std::sort(list.begin(), list.end(), [](const Snapshot& a, const Snapshot& b) {
     return a.time != b.time ? a.time > b.time : a.ref > b.ref;

@@ -4,6 +4,7 @@
 // (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
 // of whole trees happen outside it, so one slow workspace never stalls the others.
 #include "berth/berth.hpp"
+#include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
@@ -201,6 +202,15 @@ Result<std::string> blocking_branch(const Project& project, const std::string& b
   return ref.empty() ? ref : ref.substr(std::string_view("refs/heads/").size());
 }
 
+// Whether git lists a worktree at `path` (true when git cannot tell: then it is asked to remove
+// it, and says why not).
+bool git_has_worktree(const Project& project, const std::string& path) {
+  auto list = worktrees(project);
+  if (!list) return true;
+  return std::any_of(list->begin(), list->end(),
+                     [&](const WorktreeEntry& e) { return e.path == path; });
+}
+
 std::string read_lock_reason(const Workspace& w, bool* locked) {
   auto text = util::read_file(util::join(w.git_dir, "locked"));
   *locked = text.has_value();
@@ -327,6 +337,7 @@ Result<void> recover_interrupted(const Project& project) {
   auto lock = BERTH_TRY(registry.lock());
   for (auto& w : BERTH_TRY(registry.load_all())) {
     if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
+    if (!record_problem(project, w).empty()) continue; // never acted on (doctor reports it)
     if (w.state == State::creating) {
       roll_back(project, w, w.start.empty() ? w.base : w.start);
     } else if (w.state == State::discarding && !util::exists(w.path)) {
@@ -612,6 +623,11 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   WorkspaceStatus s;
   s.workspace = w;
   s.last_used = w.last_used;
+  // A record berth does not trust is never looked into (its path may be "/").
+  if (!w.invalid.empty()) {
+    s.state = "invalid";
+    return s;
+  }
   bool holder_alive = held(w) && util::process_alive(w.holder_pid, w.holder_start);
   s.state = holder_alive || w.state == State::landed ? std::string(state_name(w.state)) : "ready";
   bool locked = false;
@@ -619,8 +635,19 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   if (!util::is_directory(w.path) || !util::is_directory(w.git_dir)) {
     // A directory that is there is never "missing": its record lost track of its admin dir (or
     // of the directory itself, moved with the repository).
+    // Without its directory: "missing" while git still has the worktree (`rm -rf` of the
+    // directory), "removed" once git has none (`git worktree remove -ff`, or a prune): both are
+    // cleaned up by `berth discard`, which keeps the branch's commits.
     if (!holder_alive)
-      s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked" : "missing";
+      s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked"
+                : util::is_directory(w.git_dir)                         ? "missing"
+                                                                        : "removed";
+    // What discard would keep of it: its branch's commits.
+    if (s.state == "missing" || s.state == "removed")
+      if (auto count = git_status_of(repo_call(
+              project, {"rev-list", "--count", w.base + "..refs/heads/" + w.branch, "--"}));
+          count && count->ok())
+        s.ahead = std::atoi(count->out.c_str());
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {
@@ -655,6 +682,20 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     s.dirty = summary.dirty();
     // Conflict markers left by `berth sync` are for the agent to resolve: say so.
     if (summary.conflicted > 0 && s.state == "ready") s.state = "conflicted";
+    // Its branch deleted behind berth's back. With HEAD still naming it, git compares the work
+    // tree with nothing: the counts say nothing then (its work is unknown, never clean). A HEAD
+    // elsewhere costs one look at the ref.
+    bool unborn = summary.head.empty() && summary.branch == w.branch;
+    if ((s.state == "ready" || s.state == "conflicted") &&
+        (unborn || (summary.branch != w.branch &&
+                    !ref_exists(project, "refs/heads/" + w.branch).value_or(true)))) {
+      s.state = "branch_missing";
+      if (unborn) {
+        s.staged = s.modified = s.untracked = s.conflicted = 0;
+        s.dirty = true;
+        counts_out.clear();
+      }
+    }
   } else {
     // git could not look inside (a submodule whose links lead nowhere, a broken index): the
     // workspace may hold work, so it is never shown as clean.
@@ -669,24 +710,40 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   return s;
 }
 
-Result<Workspace> load_workspace(const Project& project, std::string_view name) {
+// The record of `name`, as it is (an untrusted one with `invalid` set): for status.
+Result<Workspace> load_record(const Project& project, std::string_view name) {
   BERTH_TRY(validate_name(name));
   auto record = BERTH_TRY(registry_of(project).load(name_slug(name)));
   if (!record || record->name != name)
     return fail(ErrorCode::not_found, fmt::format("no workspace named '{}'", name),
                 "run `berth list` to see the workspaces");
+  record->invalid = record_problem(project, *record);
+  return *record;
+}
+
+Result<Workspace> load_workspace(const Project& project, std::string_view name) {
+  auto record = BERTH_TRY(load_record(project, name));
+  // Never acted on: whatever the command, nothing it names is touched.
+  if (!record.invalid.empty())
+    return fail(ErrorCode::record_mismatch,
+                fmt::format("the record of workspace '{}' cannot be trusted: {}; berth will not "
+                            "act on it",
+                            name, record.invalid),
+                fmt::format("nothing was changed; `berth doctor` lists the records berth does "
+                            "not trust: fix or move aside {} (the files it names are left as they "
+                            "are)",
+                            registry_of(project).record_path(name_slug(name))));
   // A record from before berth kept roots: its root as far as it can be told.
-  if (record->root.empty()) record->root = workspace_root_of(project, *record);
+  if (record.root.empty()) record.root = workspace_root_of(project, record);
   // A moved repository: where git's links prove the workspace is now, so that
   // diff, accept or run work before any listing has re-linked the record on disk (this may run
   // under the lock, which re-linking takes; a command that saves the record keeps it).
-  if (needs_relink(project, {*record}))
-    if (auto moved =
-            moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), *record)) {
+  if (needs_relink(project, {record}))
+    if (auto moved = moved_workspace(project, BERTH_TRY(registry_of(project).load_all()), record)) {
       (void)repair_submodule_links(*moved); // their relative links still lead to the old place
       return *moved;
     }
-  return *record;
+  return record;
 }
 
 } // namespace
@@ -721,6 +778,15 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
                   "make a first commit, then create workspaces from it");
     base = BERTH_TRY(std::move(resolved));
   } else {
+    if (project.current_worktree().empty() && !project.bare() &&
+        util::is_within(project.cwd(), project.main_worktree()) &&
+        !util::is_within(project.cwd(), project.common_dir()))
+      return fail(ErrorCode::bare_repository,
+                  fmt::format("git sees no work tree at {}: the repository's config says it is "
+                              "bare, or names another work tree",
+                              project.main_worktree()),
+                  "run `berth doctor` (it names the setting and `--repair` fixes it), or pass "
+                  "--base REV");
     if (project.current_worktree().empty())
       return fail(ErrorCode::bare_repository,
                   "this is a bare repository (or a git dir): there is no HEAD to start from",
@@ -786,8 +852,10 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
 Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
   BERTH_TRY(recover_interrupted(project));
   auto all = BERTH_TRY(registry_of(project).load_all());
-  for (auto& w : all)
+  for (auto& w : all) {
+    w.invalid = record_problem(project, w);
     if (w.root.empty()) w.root = workspace_root_of(project, w);
+  }
   std::vector<WorkspaceStatus> result(all.size());
   // Each workspace costs a `git status`: run them side by side, as many as there are cores.
   util::parallel_for(all.size(), [&](size_t i) { result[i] = status_of(project, all[i]); });
@@ -800,7 +868,9 @@ Result<Workspace> find_workspace(const Project& project, std::string_view name) 
 
 Result<WorkspaceStatus> workspace_status(const Project& project, std::string_view name) {
   BERTH_TRY(recover_interrupted(project));
-  return status_of(project, BERTH_TRY(load_workspace(project, name)));
+  auto record = BERTH_TRY(load_record(project, name));
+  return status_of(project,
+                   record.invalid.empty() ? BERTH_TRY(load_workspace(project, name)) : record);
 }
 
 Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
@@ -876,6 +946,19 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // tree is walked once, not twice; only --no-trash needs a status first.
   WorkspaceStatus before =
       present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
+  // Its branch deleted behind berth's back while HEAD still names it: made again where HEAD last
+  // was, so that the snapshot holds the commits and the staged and work-tree state as they are
+  // (and the branch then goes as usual). With no commit to be found, the work is saved on top of
+  // the base.
+  if (auto lost = lost_branch(project, w); lost && lost->head_on_it) {
+    std::string at = lost->commit.empty() ? w.base : lost->commit;
+    BERTH_TRY(make_branch_again(project, w, at, "berth discard: branch made again to save it"));
+    if (lost->commit.empty())
+      d.warnings.push_back(fmt::format(
+          "branch {} had been deleted and its last commit is unknown: the work is saved on top of "
+          "the base",
+          w.branch));
+  }
   std::string tip_out;
   if (auto tip = git_status_of(
           repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
@@ -974,7 +1057,10 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     // A root other than today's: the background deleter learns of it here.
     if (background) note_trash_root(project, util::dirname(w.path));
   }
-  if (doomed == w.path) {
+  // Nothing to remove when git no longer has the worktree (removed or pruned behind berth's
+  // back, the directory gone too): `git worktree remove` would refuse it for ever.
+  bool registered = present || symlinked || git_has_worktree(project, w.path);
+  if (doomed == w.path && registered) {
     auto removed =
         git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
     if (!removed || !removed->ok()) {
@@ -1024,11 +1110,20 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
   BERTH_TRY(validate_name(name));
   if (as) BERTH_TRY(validate_name(*as));
   auto snapshots = BERTH_TRY(list_snapshots(project, name));
+  // A ref under the name's prefix that holds no berth snapshot is not one of its snapshots.
+  std::erase_if(snapshots, [](const Snapshot& s) { return s.state == "invalid"; });
   if (snapshots.empty())
     return fail(ErrorCode::not_found,
                 fmt::format("no snapshot of workspace '{}' in the trash", name),
                 "run `berth restore --list` to see what can be restored");
   Snapshot snap = snapshots.front();
+  // Objects of the newest snapshot pruned or lost: nothing is made from half of it.
+  if (snap.state != "ok" || !snapshot_complete(project, snap.commit))
+    return fail(ErrorCode::snapshot_damaged,
+                fmt::format("the snapshot {} of '{}' cannot be restored: {}", snap.ref, name,
+                            snap.problem.empty() ? "objects it needs are missing" : snap.problem),
+                "run `berth doctor --repair` to move it aside, then `berth restore` brings back "
+                "the newest good snapshot");
   std::string start = snap.branch_tip.empty() ? snap.head : snap.branch_tip;
   auto checkout = BERTH_TRY(checkout_tuning(project));
   const auto& tuning = checkout.args;
