@@ -38,6 +38,9 @@ enum class ErrorCode {
   record_mismatch,     ///< a workspace record does not prove the tree it names is that workspace's
   unreachable_gitlink, ///< accept would land a submodule commit the project cannot reach
   nested_repository,   ///< accept would land a nested repository (not a submodule) as a gitlink
+  // Hostile or odd files (issue 11):
+  git_timeout,  ///< a git call did not finish within its bound (BERTH_GIT_TIMEOUT) and was killed
+  hostile_file, ///< a file git reads in a workspace's admin dir is not a regular file
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -123,7 +123,7 @@ std::string state_cell(const std::string& state) {
 
 std::string changes_cell(const berth::WorkspaceStatus& s) {
   if (s.state == "missing") return "-";
-  if (s.state == "unreadable") return "?";
+  if (s.state == "unreadable" || s.state == "hostile") return "?";
   if (!s.dirty) return "clean";
   std::vector<std::string> parts;
   if (s.staged) parts.push_back(fmt::format("+{}", s.staged));
@@ -159,6 +159,11 @@ Result<Output> run_list(const Args& args, const berth::Project& project) {
                       changes_cell(s), owner, age(s.last_used, now), w.path});
   }
   out.text = table(rows);
+  for (const auto& s : all)
+    if (!s.problem.empty())
+      out.warnings.push_back(fmt::format(
+          "workspace '{}': {}; `berth doctor --repair` moves it aside (`berth discard {}` too)",
+          s.workspace.name, s.problem, s.workspace.name));
   if (args.overlaps) {
     auto overlaps = BERTH_TRY(berth::find_overlaps(project));
     // In JSON each workspace lists the others it overlaps with.
@@ -206,6 +211,7 @@ Result<Output> run_status(const Args& args, const berth::Project& project) {
   };
   line("name", w.name);
   line("state", state_cell(s.state));
+  if (!s.problem.empty()) line("problem", s.problem);
   line("path", w.path);
   line("branch", s.head_branch.empty() || s.head_branch == w.branch
                      ? w.branch

@@ -58,6 +58,10 @@ std::string_view code_name(ErrorCode code) {
     return "unreachable_gitlink";
   case ErrorCode::nested_repository:
     return "nested_repository";
+  case ErrorCode::git_timeout:
+    return "git_timeout";
+  case ErrorCode::hostile_file:
+    return "hostile_file";
   }
   return "unknown";
 }
@@ -84,6 +88,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::record_mismatch:
   case ErrorCode::unreachable_gitlink:
   case ErrorCode::nested_repository:
+  case ErrorCode::hostile_file:
     return 5;
   default:
     return 1;

@@ -57,6 +57,7 @@ void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
                   {"conflicted", s.conflicted}};
   j["last_used"] = iso_time(s.last_used);
   j["lock_reason"] = s.lock_reason;
+  j["problem"] = s.problem;
 }
 
 void to_json(nlohmann::json& j, const Snapshot& s) {

@@ -1,5 +1,6 @@
 #include "core/trash.hpp"
 
+#include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
@@ -119,6 +120,7 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
   std::string short_name = branch.substr(std::string_view("refs/heads/").size());
   std::string now = BERTH_TRY(rev(project, branch));
   bool elsewhere = false;
+  BERTH_TRY(refuse_blocking_admin(project.common_dir()));
   auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
   // (A tree discard moved aside, waiting for the background deleter, does not count: it goes.)
   for (const auto& entry : parse_worktree_list(listed.out))

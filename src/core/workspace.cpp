@@ -4,6 +4,7 @@
 // (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
 // of whole trees happen outside it, so one slow workspace never stalls the others.
 #include "berth/berth.hpp"
+#include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
@@ -180,6 +181,7 @@ Result<bool> ref_exists(const Project& project, const std::string& ref) {
 }
 
 Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
+  BERTH_TRY(refuse_blocking_admin(project.common_dir()));
   auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
   return parse_worktree_list(out.out);
 }
@@ -317,8 +319,10 @@ Result<void> recover_interrupted(const Project& project) {
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
       (void)registry.remove(name_slug(w.name));
     } else {
-      // A run that died: finish its sandboxed session if it left one (HEAD detached, objects
-      // in quarantine); the workspace is free again.
+      // A run that died: what its end would have done. Non-files its command planted in the
+      // admin dir moved aside first (the session's end reads HEAD), then its sandboxed session
+      // finished if it left one (HEAD detached, objects in quarantine); the workspace is free.
+      if (util::is_directory(w.git_dir)) (void)repair_admin_files(w);
       (void)recover_confined_session(project, w);
       w.state = State::ready;
       w.holder_pid = 0;
@@ -479,6 +483,10 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       from = slot->commit;
       w.git_dir = slot->git_dir;
     } else {
+      // `worktree add` reads every worktree's HEAD (is the branch checked out elsewhere?): a
+      // FIFO planted in another one would hold it forever.
+      if (auto blocked = refuse_blocking_admin(project.common_dir()); !blocked)
+        return undo(blocked.error());
       GitCall add =
           repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock",
                               "--reason", idle_lock_reason(w), "-b", branch, path, plan.start});
@@ -592,6 +600,14 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     // of the directory itself, moved with the repository).
     if (!holder_alive)
       s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked" : "missing";
+    return s;
+  }
+  // A FIFO (or a device, a directory...) planted where git expects a file would make the git
+  // calls below wait forever: such a workspace is shown for what it is, and not looked into.
+  if (auto hostile = hostile_admin_files(w.git_dir); !hostile.empty()) {
+    if (!holder_alive) s.state = "hostile";
+    s.problem = describe_hostile(hostile);
+    s.dirty = true;
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {
@@ -842,6 +858,12 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                             w.name, root.empty() ? project.workspace_root() : root, w.path),
                 "move or delete that directory yourself, then run `berth discard` again");
   }
+
+  // A FIFO or the like planted in its admin dir would hang every git call below: moved aside
+  // (HEAD, the index and the links rebuilt from the record), so the work is saved as usual.
+  if (present)
+    for (const auto& moved : BERTH_TRY(repair_admin_files(w)))
+      d.warnings.push_back(fmt::format("workspace '{}': {}", w.name, moved));
 
   // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
   // tree is walked once, not twice; only --no-trash needs a status first.
