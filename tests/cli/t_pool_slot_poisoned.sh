@@ -58,5 +58,14 @@ for watch in true false; do
   [[ ! -e $slot ]]
   assert_eq "$(git -C "$(berth path "$watch-3")" rev-parse --absolute-git-dir | xargs basename)" \
     "$(basename "$slot")" "the workspace made from the clean slot"
+  # A FIFO planted in a slot's admin dir: dropped too, and neither `new` nor the user's gc hangs.
+  wait_for_fillers
+  slot=$(berth --json pool status | jq -r '.slots[0].path')
+  admin=$(git -C "$slot" rev-parse --absolute-git-dir)
+  rm -f "$admin/logs/HEAD" && mkfifo "$admin/logs/HEAD"
+  timeout 20 "$BERTH_BIN" new "$watch-4" >/dev/null 2>&1
+  [[ ! -e $slot ]]
+  wait_for_fillers # (a gc racing the filler's `worktree add` fails on its half-made HEAD)
+  timeout 20 git gc -q
   pool_quiesce
 done
