@@ -62,7 +62,8 @@ struct Workspace {
 /// A workspace with what git says of it now.
 struct WorkspaceStatus {
   Workspace workspace;
-  std::string state;       ///< ready, busy, creating, discarding, or missing (directory gone)
+  std::string state;       ///< ready, busy, creating, discarding, missing (directory gone),
+                           ///< unreadable, hostile (a planted non-file in its admin dir)
   std::string head;        ///< commit checked out (empty when missing)
   std::string head_branch; ///< branch checked out ("" when detached)
   int ahead = 0;           ///< commits on HEAD not in base
@@ -71,6 +72,8 @@ struct WorkspaceStatus {
   int staged = 0, modified = 0, untracked = 0, conflicted = 0;
   int64_t last_used = 0;   ///< the later of berth's record and git activity in the worktree
   std::string lock_reason; ///< why git sees the worktree locked ("" when not)
+  /// Why berth would not let git look inside (state "hostile"): a planted FIFO, say. "" if none.
+  std::string problem;
 };
 
 /// Where a command was invoked and what the flags override.

@@ -126,7 +126,7 @@ std::string changes_cell(const berth::WorkspaceStatus& s) {
   // No work tree to look at (gone, or not to be trusted): no changes to show.
   if (s.state == "missing" || s.state == "removed" || s.state == "unlinked" || s.state == "invalid")
     return "-";
-  if (s.state == "unreadable" || (s.dirty && s.head.empty())) return "?";
+  if (s.state == "unreadable" || s.state == "hostile" || (s.dirty && s.head.empty())) return "?";
   if (!s.dirty) return "clean";
   std::vector<std::string> parts;
   if (s.staged) parts.push_back(fmt::format("+{}", s.staged));
@@ -162,6 +162,11 @@ Result<Output> run_list(const Args& args, const berth::Project& project) {
                       changes_cell(s), owner, age(s.last_used, now), w.path});
   }
   out.text = table(rows);
+  for (const auto& s : all)
+    if (!s.problem.empty())
+      out.warnings.push_back(fmt::format(
+          "workspace '{}': {}; `berth doctor --repair` moves it aside (`berth discard {}` too)",
+          s.workspace.name, s.problem, s.workspace.name));
   if (args.overlaps) {
     auto overlaps = BERTH_TRY(berth::find_overlaps(project));
     // In JSON each workspace lists the others it overlaps with.
@@ -209,6 +214,7 @@ Result<Output> run_status(const Args& args, const berth::Project& project) {
   };
   line("name", w.name);
   line("state", state_cell(s.state));
+  if (!s.problem.empty()) line("problem", s.problem);
   line("path", w.path);
   line("branch", s.head_branch.empty() || s.head_branch == w.branch
                      ? w.branch

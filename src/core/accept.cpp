@@ -9,6 +9,7 @@
 //      back path by path by `berth doctor --repair`, never touching any other file;
 //   4. moves refs with compare-and-swap only: a branch that moved meanwhile is never overwritten.
 #include "berth/berth.hpp"
+#include "core/admin_files.hpp"
 #include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
@@ -1308,6 +1309,10 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
 
   // Registry against git and the disk.
   auto records = BERTH_TRY(registry.load_all(&report.problems));
+  // Planted FIFOs and the like first: every git call below would wait on them. Left in place
+  // (no --repair), those `git worktree list` reads stop the look here.
+  doctor_admin_files(project, records, repair, report);
+  if (!admin_dir_blocking_list(project.common_dir()).empty()) return report;
   // A moved repository: records re-linked to the admin dirs git has now (with --repair, after
   // `git worktree repair` for trees whose .git file still names the old place). git's list of
   // worktrees is read after that repair.

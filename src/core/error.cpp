@@ -62,6 +62,10 @@ std::string_view code_name(ErrorCode code) {
     return "branch_missing";
   case ErrorCode::snapshot_damaged:
     return "snapshot_damaged";
+  case ErrorCode::git_timeout:
+    return "git_timeout";
+  case ErrorCode::hostile_file:
+    return "hostile_file";
   }
   return "unknown";
 }
@@ -88,6 +92,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::record_mismatch:
   case ErrorCode::unreachable_gitlink:
   case ErrorCode::nested_repository:
+  case ErrorCode::hostile_file:
     return 5;
   default:
     return 1;

@@ -1,6 +1,8 @@
 #include "core/git.hpp"
 
+#include <cstdlib>
 #include <fmt/format.h>
+#include <set>
 
 namespace berth {
 namespace {
@@ -29,7 +31,29 @@ util::SpawnOptions spawn_options(const GitCall& call) {
   options.in = call.input.empty() ? util::Stream::null : util::Stream::pipe;
   options.input = call.input;
   options.err = call.err;
+  options.timeout = call.timeout;
+  if (!options.timeout && bounded_by_default(call.args)) options.timeout = git_read_timeout();
+  // Its own process group when bounded: a timeout kills git and whatever it started (a filter,
+  // berth's fsmonitor hook) together.
+  if (options.timeout) options.group = util::ProcessGroup::own;
   return options;
+}
+
+Error timeout_error(const GitCall& call, const util::ProcessResult& result,
+                    std::chrono::milliseconds limit) {
+  std::vector<std::string> argv{"git"};
+  argv.insert(argv.end(), call.args.begin(), call.args.end());
+  std::string shown;
+  for (const auto& a : argv)
+    shown += (shown.empty() ? "" : " ") + a;
+  return Error{ErrorCode::git_timeout,
+               fmt::format("`{}` did not finish within {} s and was stopped", shown,
+                           static_cast<double>(limit.count()) / 1000),
+               "a file git reads there may be a FIFO or a device planted by a command: run `berth "
+               "doctor` (`--repair` moves such files aside); on a very slow disk raise "
+               "BERTH_GIT_TIMEOUT (seconds)",
+               GitFailure{std::move(argv), result.status(), result.out, result.err},
+               {}};
 }
 
 } // namespace
@@ -66,9 +90,44 @@ Error not_started(const GitCall& call, const std::string& why) {
 
 } // namespace
 
+std::chrono::milliseconds git_read_timeout() {
+  static const std::chrono::milliseconds limit = [] {
+    const char* env = std::getenv("BERTH_GIT_TIMEOUT");
+    char* end = nullptr;
+    double seconds = env && *env ? std::strtod(env, &end) : 0;
+    if (!env || !*env || *end != '\0' || !(seconds > 0)) seconds = 60;
+    return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+  }();
+  return limit;
+}
+
+bool bounded_by_default(const std::vector<std::string>& args) {
+  // Reads of the work tree, the index, HEAD and the reflogs: what a planted FIFO can block.
+  static const std::set<std::string> reads{
+      "status",        "diff",       "diff-files",   "diff-index",   "diff-tree",    "rev-parse",
+      "rev-list",      "ls-files",   "ls-tree",      "cat-file",     "log",          "show",
+      "show-ref",      "merge-base", "for-each-ref", "symbolic-ref", "config",       "write-tree",
+      "count-objects", "name-rev",   "describe",     "var",          "check-ignore", "check-attr"};
+  // Skip git's own options to the subcommand ("-c k=v", "-C dir", "--git-dir=...").
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-c" || a == "-C") {
+      ++i;
+      continue;
+    }
+    if (!a.empty() && a[0] == '-') continue;
+    if (a == "worktree") return i + 1 < args.size() && args[i + 1] == "list";
+    return reads.count(a) != 0;
+  }
+  return false;
+}
+
 Result<util::ProcessResult> git_status_of(const GitCall& call) {
-  auto result = util::run(spawn_options(call));
+  auto options = spawn_options(call);
+  auto result = util::run(options);
   if (!result) return tl::unexpected(not_started(call, result.error()));
+  // A git that hung is never taken for one that answered "no".
+  if (result->timed_out) return tl::unexpected(timeout_error(call, *result, *options.timeout));
   return std::move(*result);
 }
 

@@ -5,6 +5,7 @@
 #include "berth/error.hpp"
 #include "util/child_process.hpp"
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,7 +20,19 @@ struct GitCall {
   std::map<std::string, std::optional<std::string>> env; ///< extra variables (nullopt unsets)
   std::string input;                                     ///< fed to stdin
   util::Stream err = util::Stream::pipe; ///< inherit to let git's messages reach the user
+  /// A bound on the call's duration; unset: `git_read_timeout()` for the reads of
+  /// `bounded_by_default` (which a workspace's files can block), none for the others.
+  std::optional<std::chrono::milliseconds> timeout = {};
 };
+
+/// How long a git read may take before berth kills it (its whole process group) and fails with
+/// `git_timeout`: BERTH_GIT_TIMEOUT seconds (default 60). A git that reads a FIFO or a device a
+/// workspace planted where git expects a file would otherwise wait forever.
+std::chrono::milliseconds git_read_timeout();
+/// Whether a call of this git subcommand (argv after "git") reads only, and so gets the read
+/// timeout by default: status, diff, rev-parse, worktree list... Checkouts, merges and commits
+/// (which may run the user's hooks for as long as they like) are not bounded.
+bool bounded_by_default(const std::vector<std::string>& args);
 
 /// Run git; a non-zero exit is an Error{git_failed} carrying what git said.
 Result<util::ProcessResult> git(const GitCall& call);

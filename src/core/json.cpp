@@ -59,6 +59,7 @@ void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
   j["lock_reason"] = s.lock_reason;
   j["invalid"] =
       s.workspace.invalid.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.workspace.invalid);
+  j["problem"] = s.problem;
 }
 
 void to_json(nlohmann::json& j, const Snapshot& s) {

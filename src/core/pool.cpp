@@ -12,12 +12,14 @@
 // that differ. Refilling happens in a detached, low-priority `berth pool fill --background`.
 #include "core/pool.hpp"
 
+#include "core/admin_files.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/roots.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
+#include "core/watch.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
@@ -29,6 +31,7 @@
 #include <dirent.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -53,6 +56,10 @@ struct SlotRecord {
   PoolSlot slot;
   int pid = 0;
   int64_t pid_start = 0;
+  /// How the slot was when settled, to tell at take whether anything touched it since: its index
+  /// file's identity (git replaces it on every write), and the watcher's token for its tree.
+  std::string index_key;
+  std::string watch_token;
 };
 
 Result<void> save_slot(const Project& project, const SlotRecord& r) {
@@ -63,7 +70,9 @@ Result<void> save_slot(const Project& project, const SlotRecord& r) {
                       {"state", r.slot.state},
                       {"created", r.slot.created},
                       {"pid", r.pid},
-                      {"pid_start", r.pid_start}};
+                      {"pid_start", r.pid_start},
+                      {"index_key", r.index_key},
+                      {"watch_token", r.watch_token}};
   if (auto made = util::make_dirs(records_dir(project)); !made)
     return fail(ErrorCode::io_error, made.error());
   if (auto written = util::write_file_atomic(record_path(project, r.slot.id), j.dump(1) + "\n");
@@ -92,6 +101,8 @@ std::vector<SlotRecord> load_slots(const Project& project) {
     r.slot.created = j.value("created", int64_t{0});
     r.pid = j.value("pid", 0);
     r.pid_start = j.value("pid_start", int64_t{0});
+    r.index_key = j.value("index_key", std::string());
+    r.watch_token = j.value("watch_token", std::string());
     if (r.slot.id.empty() || r.slot.path.empty()) continue;
     slots.push_back(std::move(r));
   }
@@ -102,11 +113,74 @@ std::vector<SlotRecord> load_slots(const Project& project) {
 }
 
 void forget_slot(const Project& project, const SlotRecord& r) {
+  // Nothing planted in its admin dir may hang the removal.
+  if (util::is_directory(r.slot.git_dir)) (void)move_hostile_aside(r.slot.git_dir);
   (void)git_status_of(
       repo_call(project, {"worktree", "remove", "--force", "--force", r.slot.path}));
   if (util::is_directory(r.slot.path) && util::is_within(r.slot.path, slots_dir(project)))
     (void)util::remove_tree(r.slot.path);
   ::unlink(record_path(project, r.slot.id).c_str());
+}
+
+// The identity of the slot's index file: any write to it (a `git add` in the slot) is a new one.
+std::string index_key(const std::string& git_dir) {
+  struct stat st;
+  if (::lstat(util::join(git_dir, "index").c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  return fmt::format("{} {} {} {} {}.{} {}.{}", st.st_dev, st.st_ino, st.st_size, st.st_mode,
+                     st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+}
+
+// Record how a settled slot is, for the check at take: its index, and a watcher token for its
+// tree (which also has the watcher follow it from now on). No token without a watcher.
+void note_settled(const Project& project, SlotRecord& r) {
+  r.index_key = index_key(r.slot.git_dir);
+  r.watch_token.clear();
+  if (!project.config().get_bool("watch.enabled")) return;
+  auto root = util::real_path(r.slot.path);
+  if (!root) return;
+  auto answer = watch_hook(project.common_dir(), *root, "");
+  if (!answer) return;
+  r.watch_token = answer->substr(0, answer->find('\0'));
+}
+
+// Whether the slot is still exactly as it was settled: a command (or anyone) that wrote into it
+// since would hand its changes to the next "fresh" workspace. Cheap when the watcher followed
+// the slot: the index is the same file and the watcher saw no change in the tree. Otherwise a
+// status that stats every file (and lists untracked and ignored ones: a fresh slot has none).
+bool slot_untouched(const Project& project, const SlotRecord& r) {
+  if (!hostile_admin_files(r.slot.git_dir).empty()) return false;
+  // Nothing in its admin dir but what the checkout made: no `config.worktree`, no sparse
+  // patterns, no merge or rebase state for the next workspace to inherit.
+  static const std::set<std::string> made{"HEAD",  "ORIG_HEAD", "commondir", "gitdir",
+                                          "index", "locked",    "logs"};
+  if (DIR* d = ::opendir(r.slot.git_dir.c_str())) {
+    bool plain = true;
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != ".." && !made.count(name)) plain = false;
+    }
+    ::closedir(d);
+    if (!plain) return false;
+  }
+  // Detached at its commit, as the filler left it.
+  auto head = util::read_file(util::join(r.slot.git_dir, "HEAD"));
+  if (!head || chomp(*head) != r.slot.commit) return false;
+  std::string key = index_key(r.slot.git_dir);
+  if (key.empty()) return false;
+  if (key == r.index_key && !r.watch_token.empty()) {
+    if (auto root = util::real_path(r.slot.path)) {
+      auto answer = watch_ask(project.common_dir(), "since\t" + *root + "\t" + r.watch_token);
+      if (answer && answer->find('\0') + 1 == answer->size()) return true;
+    }
+  }
+  Workspace w;
+  w.path = r.slot.path;
+  w.git_dir = r.slot.git_dir;
+  auto call = workspace_call(w, {"status", "--porcelain=v2", "-z", "--untracked-files=all",
+                                 "--ignored=matching", "--ignore-submodules=none"});
+  call.env["GIT_OPTIONAL_LOCKS"] = "0";
+  auto status = git_status_of(call);
+  return status && status->ok() && status->out.empty();
 }
 
 Result<std::string> main_head(const Project& project) {
@@ -135,6 +209,8 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
     r.pid_start = util::process_start_time(::getpid());
     if (auto made = util::make_dirs(slots_dir(project)); !made)
       return fail(ErrorCode::io_error, made.error());
+    // `worktree add` reads every worktree's HEAD: never while one of them is a planted FIFO.
+    BERTH_TRY(refuse_blocking_admin(project.common_dir()));
     BERTH_TRY(save_slot(project, r));
     GitCall add = repo_call(project, {"worktree", "add", "--no-checkout", "--detach", "--lock",
                                       "--reason", kSlotLockReason, r.slot.path, commit});
@@ -165,6 +241,7 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
                   fmt::format("the checkout of a pool slot failed: {}", last_line(checked->err))));
   }
   settle_index(w);
+  note_settled(project, r);
   auto lock = BERTH_TRY(registry.lock());
   r.slot.state = "ready";
   r.pid = 0;
@@ -322,6 +399,7 @@ bool recycle_tree(const Project& project, const std::string& path, const std::st
       ok(git_status_of(workspace_call(w, {"clean", "-ffdxq"}))) && looks_fresh(w);
   if (fresh) {
     settle_index(w);
+    note_settled(project, r);
     auto status = git_status_of(workspace_call(
         w, {"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching"}));
     fresh = ok(status) && status->out.empty();
@@ -464,6 +542,13 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
         forget_slot(project, r);
         continue;
       }
+    }
+    // Anything written into the slot since it was settled (an edit, a new or deleted file, a
+    // `git add`, a planted FIFO) would end up in the "fresh" workspace: such a slot is dropped
+    // (the caller's refill replaces it).
+    if (!slot_untouched(project, r)) {
+      forget_slot(project, r);
+      continue;
     }
     // A rename: O(1) whatever the size of the tree. Without submodules by hand (git would read the
     // whole index to look for them); with them through git, which refuses to move those.

@@ -1,4 +1,5 @@
 #include "berth/berth.hpp"
+#include "core/admin_files.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -152,12 +153,27 @@ Result<Project> Project::open(const ProjectOptions& options) {
   // That window lasts milliseconds: try again rather than fail.
   std::vector<std::string> list_args{"--git-dir=" + p.common_dir_, "worktree", "list",
                                      "--porcelain", "-z"};
-  auto listed = git_out(p.common_dir_, list_args);
-  for (int attempt = 0; !listed && attempt < 50; ++attempt) {
-    ::usleep(20 * 1000);
-    listed = git_out(p.common_dir_, list_args);
+  // A worktree whose HEAD (or gitdir, locked) was replaced by a FIFO would make the list wait
+  // forever, and so every command: then git's own rule for the main worktree (the common dir
+  // without its "/.git"; bare per core.bare) stands in for the list, and the commands that need
+  // the list refuse with hostile_file.
+  std::vector<WorktreeEntry> worktrees;
+  if (!admin_dir_blocking_list(p.common_dir_).empty()) {
+    WorktreeEntry main;
+    main.path = p.common_dir_;
+    main.bare = BERTH_TRY(git_out(p.common_dir_, {"--git-dir=" + p.common_dir_, "rev-parse",
+                                                  "--is-bare-repository"})) == "true";
+    if (!main.bare && main.path.size() > 5 && main.path.substr(main.path.size() - 5) == "/.git")
+      main.path.resize(main.path.size() - 5);
+    worktrees.push_back(main);
+  } else {
+    auto listed = git_out(p.common_dir_, list_args);
+    for (int attempt = 0; !listed && attempt < 50; ++attempt) {
+      ::usleep(20 * 1000);
+      listed = git_out(p.common_dir_, list_args);
+    }
+    worktrees = parse_worktree_list(BERTH_TRY(std::move(listed)));
   }
-  auto worktrees = parse_worktree_list(BERTH_TRY(std::move(listed)));
   if (!worktrees.empty() && worktrees.front().bare) {
     p.bare_ = true;
   } else {

@@ -5,6 +5,7 @@
 #include "core/review.hpp"
 
 #include "berth/berth.hpp"
+#include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/nested.hpp"
 #include "core/porcelain.hpp"
@@ -65,6 +66,7 @@ Result<Workspace> usable_workspace(const Project& project, std::string_view name
         fmt::format("the directory of workspace '{}' is missing: {}", w.name, w.path),
         fmt::format("`berth discard {}` cleans up its record (its commits are kept in the trash)",
                     w.name));
+  BERTH_TRY(refuse_hostile_admin(w));
   return w;
 }
 

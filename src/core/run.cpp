@@ -6,6 +6,7 @@
 // (Ctrl-C and job control work as in a shell); in the sandbox it gets a new session instead (no
 // controlling terminal, so it cannot push keystrokes into the user's shell with TIOCSTI).
 #include "berth/berth.hpp"
+#include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/ports.hpp"
@@ -278,6 +279,15 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
     if (!waited) result.warnings.push_back(waited.error());
     result.exit_status = result.timed_out ? 124 : waited ? waited->status() : 1;
   }
+
+  // The command could write the admin dir (git must): a FIFO it left where git expects HEAD, the
+  // index or a reflog would hang the session's end below, every later command, and the user's
+  // own `git gc`. Moved aside now, and said.
+  if (auto repaired = repair_admin_files(w); !repaired)
+    result.warnings.push_back(repaired.error().message);
+  else
+    for (const auto& moved : *repaired)
+      result.warnings.push_back("the command left a file git cannot read: " + moved);
 
   if (session) {
     auto ended = end_confined_session(project, w, *session);

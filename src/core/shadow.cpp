@@ -47,8 +47,14 @@ std::string hook_command() {
 } // namespace
 
 Result<void> copy_index(const std::string& from, const std::string& to) {
-  int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  // Never a blocking open: the index is in a directory the agent can write, and may be a FIFO.
+  int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (in < 0) return fail(ErrorCode::io_error, fmt::format("{}: {}", from, std::strerror(errno)));
+  if (struct stat first; ::fstat(in, &first) != 0 || !S_ISREG(first.st_mode)) {
+    ::close(in);
+    return fail(ErrorCode::hostile_file, fmt::format("{} is not a regular file", from));
+  }
+  ::fcntl(in, F_SETFL, ::fcntl(in, F_GETFL) & ~O_NONBLOCK);
   std::string tmp = fmt::format("{}.{}.tmp", to, ::getpid());
   int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out < 0) {

@@ -1,5 +1,6 @@
 #include "core/trash.hpp"
 
+#include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"

@@ -1,12 +1,14 @@
 #include "core/watch.hpp"
 
 #include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
 #include "util/paths.hpp"
 
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <csignal>
 #include <cstddef>
 #include <cstring>
 #include <dirent.h>
@@ -80,6 +82,68 @@ bool read_all(int fd, std::string& out, size_t limit, int timeout_ms, char stop 
     out.append(buf, static_cast<size_t>(n));
     if (out.size() > limit) return false;
     if (stop != 0 && out.find(stop) != std::string::npos) return true;
+  }
+}
+
+// The watcher's pid as the kernel knows it (the process that listens on the socket), or 0.
+pid_t peer_pid(int sock) {
+  struct ucred cred {};
+  socklen_t len = sizeof cred;
+  return ::getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? cred.pid : 0;
+}
+
+// Whether a process can never answer: stopped (SIGSTOP, a debugger), or dead and not yet reaped.
+// A busy watcher (walking a large new tree) is running or sleeping, and is waited for.
+bool wedged(pid_t pid) {
+  auto stat = util::read_file(fmt::format("/proc/{}/stat", pid));
+  if (!stat) return false;
+  auto close = stat->rfind(')');
+  if (close == std::string::npos || close + 2 >= stat->size()) return false;
+  char state = (*stat)[close + 2];
+  return state == 'T' || state == 't' || state == 'Z' || state == 'X';
+}
+
+// Read the watcher's whole answer (until it closes), for at most `timeout_ms` in all; a watcher
+// found wedged while we wait is given up on at once (*stuck set).
+bool read_answer(int fd, pid_t pid, std::string& out, int timeout_ms, bool* stuck) {
+  *stuck = false;
+  constexpr int kSliceMs = 50;
+  for (int waited = 0;;) {
+    pollfd p{fd, POLLIN, 0};
+    int r = ::poll(&p, 1, kSliceMs);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return false;
+    if (r == 0) {
+      waited += kSliceMs;
+      if (pid > 0 && wedged(pid)) {
+        *stuck = true;
+        return false;
+      }
+      if (waited >= timeout_ms) return false;
+      continue;
+    }
+    char buf[65536];
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out.append(buf, static_cast<size_t>(n));
+  }
+}
+
+// Replace a wedged watcher: kill it (it is ours: same user, and the one listening on the name)
+// and wait, briefly, until it has let go of its name, so the next query starts a fresh one.
+void kill_wedged(pid_t pid, const std::string& common_dir) {
+  ::kill(pid, SIGCONT); // a stopped process dies of SIGKILL too; CONT only makes it quicker
+  ::kill(pid, SIGKILL);
+  for (int i = 0; i < 200; ++i) {
+    Fd probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    sockaddr_un addr;
+    socklen_t len = make_address(watch_address(common_dir), addr);
+    if (probe.fd < 0 || ::connect(probe.fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+        peer_pid(probe.fd) != pid)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 
@@ -384,8 +448,17 @@ Result<std::string> watch_ask(const std::string& common_dir, const std::string& 
     return fail(ErrorCode::io_error, "cannot talk to the watcher");
   ::shutdown(sock.fd, SHUT_WR);
   std::string answer;
-  if (!read_all(sock.fd, answer, SIZE_MAX / 2, 10000))
-    return fail(ErrorCode::io_error, "the watcher did not answer");
+  // A stopped watcher (SIGSTOP) still accepts connections (the kernel queues them) but never
+  // answers: it is seen for what it is within a slice, killed, and the caller goes on without
+  // it (a later query starts a new one). A busy one gets 10 s.
+  pid_t pid = peer_pid(sock.fd);
+  bool stuck = false;
+  if (!read_answer(sock.fd, pid, answer, 10000, &stuck)) {
+    if (!stuck) return fail(ErrorCode::io_error, "the watcher did not answer");
+    kill_wedged(pid, common_dir);
+    return fail(ErrorCode::not_found,
+                fmt::format("the watcher (pid {}) was stopped; berth killed it", pid));
+  }
   return answer;
 }
 

@@ -79,7 +79,8 @@ private:
 std::string watch_address(const std::string& common_dir);
 
 /// Ask the project's watcher one request line; its answer. Fails when none runs (or the one
-/// listening is not the user's own).
+/// listening is not the user's own). A watcher found stopped (SIGSTOP) while berth waits is
+/// killed at once and the call fails with not_found, so the next query starts a new one.
 Result<std::string> watch_ask(const std::string& common_dir, const std::string& request);
 
 /// Start the project's watcher in the background (detached) if none runs.

@@ -4,6 +4,7 @@
 // (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
 // of whole trees happen outside it, so one slow workspace never stalls the others.
 #include "berth/berth.hpp"
+#include "core/admin_files.hpp"
 #include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/name.hpp"
@@ -51,6 +52,8 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 }
 
 Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
+  // git reads every worktree's HEAD for this: one planted FIFO would hang it.
+  BERTH_TRY(refuse_blocking_admin(project.common_dir()));
   auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
   auto entries = parse_worktree_list(out.out);
   if (!entries.empty() && !entries.front().bare && !project.main_worktree().empty())
@@ -345,8 +348,10 @@ Result<void> recover_interrupted(const Project& project) {
       (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
       (void)registry.remove(name_slug(w.name));
     } else {
-      // A run that died: finish its sandboxed session if it left one (HEAD detached, objects
-      // in quarantine); the workspace is free again.
+      // A run that died: what its end would have done. Non-files its command planted in the
+      // admin dir moved aside first (the session's end reads HEAD), then its sandboxed session
+      // finished if it left one (HEAD detached, objects in quarantine); the workspace is free.
+      if (util::is_directory(w.git_dir)) (void)repair_admin_files(w);
       (void)recover_confined_session(project, w);
       w.state = State::ready;
       w.holder_pid = 0;
@@ -520,6 +525,10 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
       from = slot->commit;
       w.git_dir = slot->git_dir;
     } else {
+      // `worktree add` reads every worktree's HEAD (is the branch checked out elsewhere?): a
+      // FIFO planted in another one would hold it forever.
+      if (auto blocked = refuse_blocking_admin(project.common_dir()); !blocked)
+        return undo(blocked.error());
       GitCall add =
           repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock",
                               "--reason", idle_lock_reason(w), "-b", branch, path, plan.start});
@@ -648,6 +657,14 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
               project, {"rev-list", "--count", w.base + "..refs/heads/" + w.branch, "--"}));
           count && count->ok())
         s.ahead = std::atoi(count->out.c_str());
+    return s;
+  }
+  // A FIFO (or a device, a directory...) planted where git expects a file would make the git
+  // calls below wait forever: such a workspace is shown for what it is, and not looked into.
+  if (auto hostile = hostile_admin_files(w.git_dir); !hostile.empty()) {
+    if (!holder_alive) s.state = "hostile";
+    s.problem = describe_hostile(hostile);
+    s.dirty = true;
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {
@@ -941,6 +958,12 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                             w.name, root.empty() ? project.workspace_root() : root, w.path),
                 "move or delete that directory yourself, then run `berth discard` again");
   }
+
+  // A FIFO or the like planted in its admin dir would hang every git call below: moved aside
+  // (HEAD, the index and the links rebuilt from the record), so the work is saved as usual.
+  if (present)
+    for (const auto& moved : BERTH_TRY(repair_admin_files(w)))
+      d.warnings.push_back(fmt::format("workspace '{}': {}", w.name, moved));
 
   // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
   // tree is walked once, not twice; only --no-trash needs a status first.

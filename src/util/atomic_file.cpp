@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace util {
@@ -71,8 +72,16 @@ tl::expected<void, std::string> write_file(const std::string& path, std::string_
 }
 
 tl::expected<std::string, std::string> read_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Opened without blocking and read only when it is a regular file: a FIFO (or a symlink to a
+  // device) planted where a file is expected would otherwise hold the caller forever.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return tl::unexpected(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return tl::unexpected(fmt::format("cannot read {}: not a regular file", path));
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::string data;
   char buf[65536];
   for (;;) {

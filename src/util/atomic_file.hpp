@@ -15,7 +15,8 @@ tl::expected<void, std::string> write_file_atomic(const std::string& path,
 /// after a crash.
 tl::expected<void, std::string> write_file(const std::string& path, std::string_view content);
 
-/// Read a whole file; the error says which file and why (ENOENT included).
+/// Read a whole regular file; the error says which file and why (ENOENT included). Anything else
+/// (a FIFO, a device, a directory) is an error, found without blocking.
 tl::expected<std::string, std::string> read_file(const std::string& path);
 
 } // namespace util

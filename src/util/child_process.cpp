@@ -99,9 +99,22 @@ Child::~Child() {
   }
 }
 
-tl::expected<ProcessResult, std::string> Child::communicate(const std::string& input,
-                                                            const OutputSink& on_output) {
+tl::expected<ProcessResult, std::string>
+Child::communicate(const std::string& input, const OutputSink& on_output,
+                   std::optional<std::chrono::steady_clock::time_point> deadline, bool group) {
   ProcessResult result;
+  // Past the deadline the child is killed, never waited for: a git blocked on a FIFO would
+  // otherwise hold berth forever. Its whole group goes, so no filter or hook it started lingers.
+  auto kill_at_deadline = [&]() -> bool {
+    if (!deadline || std::chrono::steady_clock::now() < *deadline) return false;
+    if (group) ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    result.timed_out = true;
+    close_fd(in_fd_);
+    close_fd(out_fd_);
+    close_fd(err_fd_);
+    return true;
+  };
   size_t written = 0;
   if (in_fd_ >= 0 && input.empty()) close_fd(in_fd_);
   // A blocking write of more than a pipe buffer would wait for the child to read it all, while the
@@ -127,7 +140,16 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
       sinks[n] = &result.err;
       owners[n++] = &err_fd_;
     }
-    if (::poll(fds, n, -1) < 0) {
+    int wait_ms = -1;
+    if (deadline) {
+      if (kill_at_deadline()) break;
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          *deadline - std::chrono::steady_clock::now());
+      wait_ms = static_cast<int>(std::clamp<long long>(left.count() + 1, 1, 1000));
+    }
+    int ready = ::poll(fds, n, wait_ms);
+    if (ready == 0) continue;
+    if (ready < 0) {
       if (errno == EINTR) continue;
       return tl::unexpected(fmt::format("poll: {}", std::strerror(errno)));
     }
@@ -152,7 +174,23 @@ tl::expected<ProcessResult, std::string> Child::communicate(const std::string& i
         close_fd(*owners[i]);
     }
   }
-  auto ended = wait();
+  // The streams may close (a child that closed them, or exec'd something that did) while the
+  // child still runs: the deadline holds for its end too.
+  std::optional<tl::expected<ProcessResult, std::string>> waited;
+  if (deadline && !result.timed_out) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        *deadline - std::chrono::steady_clock::now());
+    bool still = false;
+    waited = wait(std::max(left, std::chrono::milliseconds(0)), &still);
+    if (waited && still) {
+      result.timed_out = true;
+      if (group) ::kill(-pid_, SIGKILL);
+      ::kill(pid_, SIGKILL);
+      waited.reset();
+    }
+  }
+  if (!waited) waited = wait();
+  auto& ended = *waited;
   if (!ended) return tl::unexpected(ended.error());
   result.exit_code = ended->exit_code;
   result.signal = ended->signal;
@@ -394,7 +432,9 @@ void Child::signal_group(int sig) const {
 tl::expected<ProcessResult, std::string> run(const SpawnOptions& options) {
   auto child = spawn(options);
   if (!child) return tl::unexpected(child.error());
-  return child->communicate(options.input);
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (options.timeout) deadline = std::chrono::steady_clock::now() + *options.timeout;
+  return child->communicate(options.input, {}, deadline, options.group != ProcessGroup::same);
 }
 
 std::string find_in_path(const std::string& program) {

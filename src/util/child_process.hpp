@@ -37,6 +37,9 @@ struct SpawnOptions {
   /// descriptors are closed). It must make only async-signal-safe calls; a non-zero return is an
   /// errno value, and the spawn then fails with that error instead of running the program.
   std::function<int()> child_setup;
+  /// For run(): give up on a child that has not ended after this long. The child (its whole
+  /// process group when it has its own) is then killed, and the result says timed_out.
+  std::optional<std::chrono::milliseconds> timeout;
 };
 
 struct ProcessResult {
@@ -44,6 +47,7 @@ struct ProcessResult {
   int signal = 0;     // the signal that killed it, or 0
   std::string out;
   std::string err;
+  bool timed_out = false; // killed at SpawnOptions::timeout (or communicate's deadline)
 
   bool ok() const { return signal == 0 && exit_code == 0; }
   /// Shell-style status: the exit code, or 128 + signal.
@@ -72,8 +76,12 @@ public:
   using OutputSink = std::function<void(int fd, std::string_view chunk)>;
   /// Write `input` to stdin (then close it) while collecting stdout and stderr; then wait.
   /// `on_output`, when given, also sees every chunk as it arrives (for streaming progress).
-  tl::expected<ProcessResult, std::string> communicate(const std::string& input = {},
-                                                       const OutputSink& on_output = {});
+  /// With a deadline, a child still running at it is killed (its process group when `group`)
+  /// and the result has timed_out set.
+  tl::expected<ProcessResult, std::string>
+  communicate(const std::string& input = {}, const OutputSink& on_output = {},
+              std::optional<std::chrono::steady_clock::time_point> deadline = {},
+              bool group = false);
   /// For a conversation with a child that answers line by line (`git update-ref --stdin`): write
   /// all of `data` to its stdin (false when it stopped reading), then read one line of its stdout
   /// (without the newline; nullopt once it closed stdout). Its stderr is left to communicate().

@@ -260,6 +260,21 @@ TEST(TempDir, CreatedUnderParentAndRemovedWithContents) {
 
 // ---- atomic files ---------------------------------------------------------------------------
 
+TEST(AtomicFile, ReadRefusesWhatIsNotARegularFileWithoutBlocking) {
+  // A FIFO planted where a file is expected (a worktree's admin dir is writable by its agent)
+  // would block a plain open forever; a device would be read forever.
+  auto dir = temp_dir();
+  std::string fifo = util::join(dir.path(), "index");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto read = util::read_file(fifo);
+  ASSERT_FALSE(read);
+  EXPECT_NE(read.error().find("not a regular file"), std::string::npos) << read.error();
+  std::string zero = util::join(dir.path(), "HEAD");
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  EXPECT_FALSE(util::read_file(zero));
+  EXPECT_FALSE(util::read_file(dir.path()));
+}
+
 TEST(AtomicFile, WriteReadOverwriteLeavesNoTemporaryFile) {
   auto dir = temp_dir();
   std::string file = util::join(dir.path(), "record.json");
@@ -415,6 +430,41 @@ TEST(ChildProcess, LargeStdoutAndStderrTogetherDoNotDeadlock) {
   EXPECT_EQ(r.err.size(), 3300000u);
   EXPECT_EQ(r.out.find_first_not_of('o'), std::string::npos);
   EXPECT_EQ(r.err.find_first_not_of('e'), std::string::npos);
+}
+
+TEST(ChildProcess, TimeoutKillsTheWholeGroup) {
+  // A child (and its own child) that would run for minutes: killed at the deadline, all of it.
+  auto options = sh("sleep 120 & echo $!; wait");
+  options.group = util::ProcessGroup::own;
+  options.timeout = std::chrono::milliseconds(300);
+  auto start = std::chrono::steady_clock::now();
+  auto r = util::run(options);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_FALSE(r->ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  pid_t grandchild = static_cast<pid_t>(std::atoi(r->out.c_str()));
+  ASSERT_GT(grandchild, 0);
+  // Gone, or a zombie waiting for its reaper (it was re-parented when its shell died).
+  auto alive = [&] {
+    auto stat = util::read_file("/proc/" + std::to_string(grandchild) + "/stat");
+    if (!stat) return false;
+    auto close = stat->rfind(')');
+    return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] != 'Z';
+  };
+  for (int i = 0; i < 100 && alive(); ++i)
+    ::usleep(10000);
+  EXPECT_FALSE(alive()) << "the sleep outlived its group";
+}
+
+TEST(ChildProcess, TimeoutLeavesAQuickChildAlone) {
+  auto options = sh("echo done");
+  options.timeout = std::chrono::milliseconds(10000);
+  auto r = util::run(options);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_FALSE(r->timed_out);
+  EXPECT_TRUE(r->ok());
+  EXPECT_EQ(r->out, "done\n");
 }
 
 TEST(ChildProcess, StdinIsFed) {

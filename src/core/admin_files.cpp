@@ -1,0 +1,251 @@
+#include "core/admin_files.hpp"
+
+#include "core/git.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace berth {
+namespace {
+
+// Where repairs put what they move aside: inside the admin dir (same filesystem, so a rename;
+// deleted with the worktree), under a name git never reads. Never scanned.
+constexpr const char* kAsidePrefix = "berth-aside";
+
+// Files git reads (or writes by rename over) in an admin dir: a directory there is as wrong as a
+// FIFO. Anything else that is neither a file nor a directory is wrong wherever it is: git never
+// makes a FIFO, socket, device or symlink in an admin dir.
+const std::set<std::string>& known_files() {
+  static const std::set<std::string> files{
+      "HEAD",       "index",      "ORIG_HEAD",        "FETCH_HEAD",   "MERGE_HEAD",   "MERGE_MSG",
+      "MERGE_MODE", "MERGE_RR",   "CHERRY_PICK_HEAD", "REVERT_HEAD",  "REBASE_HEAD",  "AUTO_MERGE",
+      "SQUASH_MSG", "BISECT_LOG", "BISECT_START",     "BISECT_NAMES", "BISECT_TERMS", "commondir",
+      "gitdir",     "locked",     "config.worktree",  "logs/HEAD"};
+  return files;
+}
+const std::set<std::string>& known_dirs() {
+  static const std::set<std::string> dirs{"logs", "refs"};
+  return dirs;
+}
+
+std::string kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISLNK(mode)) return "a symlink";
+  if (S_ISDIR(mode)) return "a directory";
+  return "not a regular file";
+}
+
+// A bound on the walk: an admin dir holds a dozen entries; one stuffed with thousands is looked
+// at no further (what was seen is still checked).
+constexpr int kMaxEntries = 4096;
+constexpr int kMaxDepth = 8;
+
+void scan(const std::string& root, const std::string& rel, int depth, int& budget,
+          std::vector<HostileFile>& out) {
+  std::string dir = rel.empty() ? root : util::join(root, rel);
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    if (--budget < 0) break;
+    std::string sub = rel.empty() ? name : rel + "/" + name;
+    // Submodules' own repositories (large, and git's business) and what berth moved aside.
+    if (rel.empty() && (name == "modules" || name.rfind(kAsidePrefix, 0) == 0)) continue;
+    struct stat st;
+    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    std::string path = util::join(root, sub);
+    if (S_ISREG(st.st_mode)) {
+      if (known_dirs().count(sub)) out.push_back({path, kind_of(st.st_mode)});
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      if (known_files().count(sub))
+        out.push_back({path, "a directory"});
+      else if (depth < kMaxDepth)
+        scan(root, sub, depth + 1, budget, out);
+      continue;
+    }
+    out.push_back({path, kind_of(st.st_mode)});
+  }
+  ::closedir(d);
+}
+
+} // namespace
+
+std::vector<HostileFile> hostile_admin_files(const std::string& git_dir) {
+  std::vector<HostileFile> out;
+  int budget = kMaxEntries;
+  scan(git_dir, "", 0, budget, out);
+  return out;
+}
+
+std::string describe_hostile(const std::vector<HostileFile>& files) {
+  if (files.empty()) return {};
+  std::string text =
+      fmt::format("{} is {} where git expects a {}", files.front().path, files.front().kind,
+                  files.front().kind == "a directory" ? "file" : "regular file");
+  if (files.size() > 1) text += fmt::format(" (and {} more)", files.size() - 1);
+  return text;
+}
+
+Result<void> refuse_hostile_admin(const Workspace& w) {
+  auto files = hostile_admin_files(w.git_dir);
+  if (files.empty()) return {};
+  Error error{
+      ErrorCode::hostile_file,
+      fmt::format("workspace '{}' cannot be read safely: {}", w.name, describe_hostile(files)),
+      fmt::format("a command run there planted it (git would wait on it forever); `berth "
+                  "doctor --repair` moves it aside, `berth discard {}` keeps the work "
+                  "in the trash",
+                  w.name),
+      std::nullopt,
+      {}};
+  for (const auto& f : files)
+    error.paths.push_back(f.path);
+  return tl::unexpected(std::move(error));
+}
+
+Result<std::vector<std::string>> move_hostile_aside(const std::string& git_dir) {
+  std::vector<std::string> moved;
+  auto files = hostile_admin_files(git_dir);
+  if (files.empty()) return moved;
+  // A fresh folder per repair: whatever sits under an older name is never written through.
+  std::string aside = util::join(git_dir, fmt::format("{}-{}-{}", kAsidePrefix,
+                                                      static_cast<long long>(::time(nullptr)),
+                                                      static_cast<long>(::getpid())));
+  if (::mkdir(aside.c_str(), 0700) != 0 && errno != EEXIST)
+    return fail(ErrorCode::hostile_file,
+                fmt::format("cannot make {}: {}", aside, std::strerror(errno)),
+                "move the files named here out of the way by hand");
+  for (const auto& f : files) {
+    std::string rel = f.path.substr(git_dir.size() + 1);
+    std::string flat = rel;
+    for (char& c : flat)
+      if (c == '/') c = '_';
+    std::string to = util::join(aside, flat);
+    // A rename never opens the file: a FIFO or a device is moved, not read.
+    if (::rename(f.path.c_str(), to.c_str()) != 0)
+      return fail(ErrorCode::hostile_file,
+                  fmt::format("cannot move {} aside: {}", f.path, std::strerror(errno)),
+                  fmt::format("remove it by hand (`rm -r {}`)", f.path));
+    moved.push_back(fmt::format("{} ({}) moved aside to {}", f.path, f.kind, to));
+  }
+  return moved;
+}
+
+Result<std::vector<std::string>> repair_admin_files(const Workspace& w, const std::string& head) {
+  auto files = hostile_admin_files(w.git_dir);
+  auto moved = BERTH_TRY(move_hostile_aside(w.git_dir));
+  if (moved.empty()) return moved;
+  auto was_moved = [&](const char* rel) {
+    std::string path = util::join(w.git_dir, rel);
+    for (const auto& f : files)
+      if (f.path == path) return true;
+    return false;
+  };
+  // What git needs to see a worktree at all, from berth's record: HEAD on the branch (or the
+  // commit a confined session detached it at), and the links between the admin dir and the tree.
+  auto put = [&](const char* rel, const std::string& text) -> Result<void> {
+    if (!was_moved(rel)) return {};
+    if (auto written = util::write_file_atomic(util::join(w.git_dir, rel), text); !written)
+      return fail(
+          ErrorCode::hostile_file,
+          fmt::format("cannot rewrite {}: {}", util::join(w.git_dir, rel), written.error()));
+    return {};
+  };
+  BERTH_TRY(put("HEAD", head.empty() ? "ref: refs/heads/" + w.branch + "\n" : head + "\n"));
+  BERTH_TRY(put("commondir", "../..\n"));
+  BERTH_TRY(put("gitdir", util::join(w.path, ".git") + "\n"));
+  BERTH_TRY(put("locked", idle_lock_reason(w)));
+  // The index: rebuilt from HEAD, then refreshed against the files (which are all still there;
+  // only what was staged and not committed is lost, and it was lost when the index was replaced).
+  if (was_moved("index")) {
+    BERTH_TRY(git(workspace_call(w, {"read-tree", "HEAD"})));
+    (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
+  }
+  return moved;
+}
+
+} // namespace berth
+
+namespace berth {
+
+namespace {
+std::vector<std::string> admin_dirs(const std::string& common_dir) {
+  std::string admin_root = util::join(common_dir, "worktrees");
+  std::vector<std::string> dirs;
+  if (DIR* d = ::opendir(admin_root.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..") dirs.push_back(util::join(admin_root, name));
+    }
+    ::closedir(d);
+  }
+  return dirs;
+}
+} // namespace
+
+std::string admin_dir_blocking_list(const std::string& common_dir) {
+  for (const auto& dir : admin_dirs(common_dir))
+    for (const char* file : {"HEAD", "gitdir", "commondir", "locked"}) {
+      struct stat st;
+      if (::lstat(util::join(dir, file).c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return dir;
+    }
+  return {};
+}
+
+Result<void> refuse_blocking_admin(const std::string& common_dir) {
+  std::string dir = admin_dir_blocking_list(common_dir);
+  if (dir.empty()) return {};
+  auto files = hostile_admin_files(dir);
+  return fail(ErrorCode::hostile_file,
+              fmt::format("the worktree admin dir {} cannot be read safely: {}", dir,
+                          files.empty() ? std::string("a file there is not a regular file")
+                                        : describe_hostile(files)),
+              "a command run in that worktree planted it (git, your own `git gc` included, "
+              "would wait on it forever); `berth doctor --repair` moves it aside");
+}
+
+void doctor_admin_files(const Project& project, const std::vector<Workspace>& records,
+                        Repair repair, DoctorReport& report) {
+  for (const auto& dir : admin_dirs(project.common_dir())) {
+    auto files = hostile_admin_files(dir);
+    if (files.empty()) continue;
+    const Workspace* owner = nullptr;
+    for (const auto& w : records)
+      if (w.git_dir == dir) owner = &w;
+    std::string who = owner ? fmt::format("workspace '{}'", owner->name) : dir;
+    std::string name = owner ? owner->name : std::string();
+    if (repair == Repair::no) {
+      report.problems.push_back(
+          {"hostile_file", name, dir,
+           fmt::format("{}: {} (git would wait on it forever, and so would `git gc`)", who,
+                       describe_hostile(files)),
+           "berth doctor --repair (moves it aside)"});
+      continue;
+    }
+    auto moved = owner ? repair_admin_files(*owner) : move_hostile_aside(dir);
+    if (!moved) {
+      report.problems.push_back({"hostile_file", name, dir,
+                                 fmt::format("{}: {}", who, moved.error().message),
+                                 moved.error().hint});
+      continue;
+    }
+    for (const auto& m : *moved)
+      report.repaired.push_back(fmt::format("{}: {}", who, m));
+  }
+}
+
+} // namespace berth

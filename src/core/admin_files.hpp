@@ -1,0 +1,63 @@
+// The files git reads in a worktree's admin dir (<common>/worktrees/<id>/): HEAD, index,
+// logs/HEAD, commondir, gitdir... A command working in a workspace can write there (git itself
+// must), so any of them may be a FIFO, a socket, a device, a symlink to /dev/zero or a directory.
+// git opens them with a blocking read: a FIFO makes every git call on that worktree, and the
+// user's own `git gc` in the main checkout, wait forever. berth looks with lstat (never an open)
+// before git reads them, refuses such a workspace, and moves the files aside when it repairs.
+#pragma once
+
+#include "berth/berth.hpp"
+
+#include <string>
+#include <vector>
+
+namespace berth {
+
+/// One entry of an admin dir that is not what git expects there.
+struct HostileFile {
+  std::string path; ///< absolute path of the entry
+  std::string kind; ///< what it is: "a FIFO", "a socket", "a device", "a symlink", "a directory"
+};
+
+/// The entries of the admin dir `git_dir` that git would read but that are not regular files
+/// (or, for `logs` and `refs`, not directories). A readdir and a few lstat calls, no open.
+std::vector<HostileFile> hostile_admin_files(const std::string& git_dir);
+
+/// Error{hostile_file} naming the first of them, when the workspace's admin dir has any.
+Result<void> refuse_hostile_admin(const Workspace& workspace);
+
+/// One line for `list`, `status` and doctor: "<path> is a FIFO (...)".
+std::string describe_hostile(const std::vector<HostileFile>& files);
+
+/// Move each hostile entry of the admin dir aside (into `<admin>/berth-aside/`, where git never
+/// looks; nothing is deleted) and put back what git needs: HEAD on the workspace's branch (or
+/// `head` when given, a detached commit), `commondir` and `gitdir`, and an index rebuilt from
+/// HEAD (the staged state the planted file replaced is gone; the work tree is untouched).
+/// Returns one line per file moved aside; a failure is an Error{hostile_file}.
+Result<std::vector<std::string>> repair_admin_files(const Workspace& workspace,
+                                                    const std::string& head = {});
+
+/// The same for an admin dir berth has no record for (a pool slot, a leftover): only moves the
+/// hostile entries aside, so that nothing git reads can block.
+Result<std::vector<std::string>> move_hostile_aside(const std::string& git_dir);
+
+} // namespace berth
+
+namespace berth {
+
+/// The first admin dir under <common>/worktrees whose HEAD, gitdir, commondir or locked (what
+/// `git worktree list`, and so the user's `git gc` and `git worktree` commands, read of every
+/// worktree) is not a regular file; "" when none. A few lstat calls per worktree.
+std::string admin_dir_blocking_list(const std::string& common_dir);
+
+/// Error{hostile_file} when admin_dir_blocking_list finds one: for the callers of `git worktree
+/// list`, which would otherwise wait on it.
+Result<void> refuse_blocking_admin(const std::string& common_dir);
+
+/// doctor's look at every admin dir under <common>/worktrees (workspaces, pool slots, others):
+/// each hostile entry is a problem; with Repair::yes it is moved aside (workspaces also get
+/// HEAD, the index and the links back). Runs before anything that makes git read those dirs.
+void doctor_admin_files(const Project& project, const std::vector<Workspace>& records,
+                        Repair repair, DoctorReport& report);
+
+} // namespace berth
