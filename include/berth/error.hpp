@@ -38,6 +38,10 @@ enum class ErrorCode {
   record_mismatch,     ///< a workspace record does not prove the tree it names is that workspace's
   unreachable_gitlink, ///< accept would land a submodule commit the project cannot reach
   nested_repository,   ///< accept would land a nested repository (not a submodule) as a gitlink
+  // issue 11, crashes (keep together)
+  internal,   ///< berth itself failed unexpectedly (an exception: out of memory, a system error)
+  half_made,  ///< the workspace is still being created (or its creation died): not usable yet
+  index_lock, ///< a git lock file (index.lock) is in the way; the message names it
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -10,6 +10,7 @@
 //   4. moves refs with compare-and-swap only: a branch that moved meanwhile is never overwritten.
 #include "berth/berth.hpp"
 #include "core/capture.hpp"
+#include "core/crash_checks.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/pool.hpp"
@@ -1205,6 +1206,9 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
 Result<DoctorReport> doctor(const Project& project, Repair repair) {
   DoctorReport report;
   Registry registry(project.berth_dir());
+  // What berth commands that died left half made or half removed is finished or undone first
+  // (as the next command would), so the checks below see settled records.
+  if (repair == Repair::yes) BERTH_TRY(recover_interrupted(project));
   auto lock = BERTH_TRY(registry.lock());
 
   // Interrupted accepts: finish them (the user asked for the change) unless the branch has moved
@@ -1280,8 +1284,21 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
   auto listed = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
   auto entries = parse_worktree_list(listed.out);
+  // Crash leftovers (docs/crashes.md): each check says what a dead command left, and settles it
+  // under --repair.
+  auto interrupted = interrupted_commands(project, records);
+  auto append = [&](std::vector<Problem> found) {
+    report.problems.insert(report.problems.end(), found.begin(), found.end());
+  };
+  append(interrupted);
+  append(orphan_branches(project, records, repair, report.repaired));
+  append(stale_locks(records, repair, report.repaired));
+  append(stale_temp_files(project, repair, report.repaired));
   for (const auto& w : records) {
     if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
+    if (std::any_of(interrupted.begin(), interrupted.end(),
+                    [&](const Problem& p) { return p.name == w.name; }))
+      continue; // said above: the half-made record is not a workspace to check
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {
       if (unlinked(w)) {

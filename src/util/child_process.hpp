@@ -37,6 +37,10 @@ struct SpawnOptions {
   /// descriptors are closed). It must make only async-signal-safe calls; a non-zero return is an
   /// errno value, and the spawn then fails with that error instead of running the program.
   std::function<int()> child_setup;
+  /// Send the child this signal when the thread that started it ends (berth killed by SIGKILL):
+  /// a git berth started must not run on and change things under the next command's recovery.
+  /// 0: none. Forces fork + exec (posix_spawn cannot set it).
+  int parent_death_signal = 0;
 };
 
 struct ProcessResult {
