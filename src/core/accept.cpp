@@ -1166,9 +1166,16 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
     s.new_head = s.old_head;
     return s;
   }
+  // A sync killed half-way is undone by the next command (crash_checks.hpp): the marker says
+  // where it started and, once the agent's work is committed, from which commit it merges.
+  auto marked = BERTH_TRY(WorkspaceOp::begin(
+      project, w, "sync",
+      {{"start", s.old_head}, {"onto", onto_commit}, {"phase", "commit"}, {"committed", ""}}));
   // The agent's uncommitted work is committed first, so the merge can never mix with it.
-  BERTH_TRY(
+  std::string committed = BERTH_TRY(
       commit_work_tree(project, w, fmt::format("berth: uncommitted work of {}", w.name), nullptr));
+  BERTH_TRY(marked.update("committed", committed.empty() ? s.old_head : committed));
+  BERTH_TRY(marked.update("phase", "merge"));
   GitCall call =
       mode == SyncMode::merge
           ? workspace_call(w, {"merge", "--no-edit", "-m",
@@ -1208,7 +1215,10 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   Registry registry(project.berth_dir());
   // What berth commands that died left half made or half removed is finished or undone first
   // (as the next command would), so the checks below see settled records.
-  if (repair == Repair::yes) BERTH_TRY(recover_interrupted(project));
+  if (repair == Repair::yes) {
+    settle_dead_ops(project, &report.repaired);
+    BERTH_TRY(recover_interrupted(project));
+  }
   auto lock = BERTH_TRY(registry.lock());
 
   // Interrupted accepts: finish them (the user asked for the change) unless the branch has moved
@@ -1291,6 +1301,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     report.problems.insert(report.problems.end(), found.begin(), found.end());
   };
   append(interrupted);
+  append(interrupted_ops(project));
   append(orphan_branches(project, records, repair, report.repaired));
   append(stale_locks(records, repair, report.repaired));
   append(stale_temp_files(project, repair, report.repaired));

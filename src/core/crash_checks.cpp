@@ -4,6 +4,7 @@
 #include "core/name.hpp"
 #include "core/registry.hpp"
 #include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
@@ -12,6 +13,7 @@
 #include <ctime>
 #include <dirent.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -147,6 +149,166 @@ std::vector<Problem> stale_temp_files(const Project& project, Repair repair,
     problems.push_back({"stale_temp_file", "", path,
                         fmt::format("{} is a temp file of a berth command that died", path),
                         "berth doctor --repair (deletes it)"});
+  }
+  return problems;
+}
+
+// ---- commit and sync markers ------------------------------------------------------------------
+
+namespace {
+
+std::string ops_dir(const Project& project) {
+  return util::join(project.berth_dir(), "ops");
+}
+
+std::string op_path(const Project& project, const std::string& name, const std::string& kind) {
+  return util::join(ops_dir(project), fmt::format("{}.{}.json", name_slug(name), kind));
+}
+
+struct DeadOp {
+  std::string file;
+  nlohmann::json j;
+};
+
+std::vector<DeadOp> dead_ops(const Project& project) {
+  std::vector<DeadOp> found;
+  std::string dir = ops_dir(project);
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return found;
+  while (dirent* e = ::readdir(d)) {
+    std::string leaf = e->d_name;
+    if (leaf.size() < 6 || leaf.compare(leaf.size() - 5, 5, ".json") != 0) continue;
+    std::string file = util::join(dir, leaf);
+    auto j = nlohmann::json::parse(util::read_file(file).value_or(""), nullptr, false);
+    if (!j.is_object()) continue;
+    if (util::process_alive(static_cast<pid_t>(j.value("pid", int64_t{0})),
+                            j.value("pid_start", int64_t{0})))
+      continue; // still at work
+    found.push_back({file, j});
+  }
+  ::closedir(d);
+  // Syncs first: a sync's undo covers the commit it started with.
+  std::sort(found.begin(), found.end(), [](const DeadOp& a, const DeadOp& b) {
+    return (a.j.value("op", "") == "sync") > (b.j.value("op", "") == "sync");
+  });
+  return found;
+}
+
+// Files a merge killed before it wrote the index left untracked: exactly those it added
+// (present in `onto`, not in `head`) whose content on disk is onto's. Anything else is left.
+void remove_merge_additions(const Workspace& w, const std::string& head, const std::string& onto) {
+  auto added = git_status_of(workspace_call(
+      w, {"diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", head, onto, "--"}));
+  if (!added || !added->ok()) return;
+  for (const auto& rel : split_z(added->out)) {
+    auto ours = git_status_of(workspace_call(w, {"hash-object", "--", rel}));
+    auto theirs = git_status_of(workspace_call(w, {"rev-parse", onto + ":" + rel}));
+    if (ours && ours->ok() && theirs && theirs->ok() && chomp(ours->out) == chomp(theirs->out))
+      ::unlink(util::join(w.path, rel).c_str());
+  }
+}
+
+std::string head_of(const Workspace& w) {
+  auto now = git_status_of(workspace_call(w, {"rev-parse", "-q", "--verify", "HEAD"}));
+  return now && now->ok() ? chomp(now->out) : "";
+}
+
+// A sync that died: back to exactly where it started (its commit of the agent's work undone
+// too, the files left as they are), unless its merge or rebase completed (HEAD moved past the
+// commit): then it is done.
+std::string settle_sync(const Workspace& w, const nlohmann::json& j) {
+  std::string start = j.value("start", ""), committed = j.value("committed", "");
+  std::string onto = j.value("onto", "");
+  bool merging = j.value("phase", "") == "merge";
+  if (merging && util::exists(util::join(w.git_dir, "rebase-merge")))
+    (void)git_status_of(workspace_call(w, {"rebase", "--abort"}));
+  std::string head = head_of(w);
+  if (merging) {
+    if (head != committed) return {}; // the merge (or rebase) completed
+    (void)git_status_of(workspace_call(w, {"reset", "-q", "--hard", committed}));
+    remove_merge_additions(w, committed, onto);
+  } else if (head != start) {
+    // Killed while committing the agent's work: undone only if HEAD is that commit.
+    auto parent = git_status_of(workspace_call(w, {"rev-parse", "-q", "--verify", "HEAD^"}));
+    if (!parent || !parent->ok() || chomp(parent->out) != start) return {};
+  }
+  if (head_of(w) != start)
+    (void)git_status_of(workspace_call(w, {"reset", "-q", "--mixed", "--no-refresh", start}));
+  return fmt::format("undid the interrupted sync of workspace '{}'", w.name);
+}
+
+// One dead marker: HEAD where the command left it decides.
+std::string settle_op(const Project& project, const DeadOp& dead) {
+  std::string name = dead.j.value("workspace", "");
+  auto record = Registry(project.berth_dir()).load(name_slug(name));
+  if (!record || !*record || !util::is_directory((*record)->path)) return {};
+  const Workspace& w = **record;
+  // Its git, killed with it, may have left its locks: nobody holds them now (see stale_locks).
+  std::vector<std::string> ignored;
+  (void)stale_locks({w}, Repair::yes, ignored);
+  if (dead.j.value("op", "") == "sync") {
+    ::unlink(op_path(project, name, "commit").c_str());
+    return settle_sync(w, dead.j);
+  }
+  // A commit: HEAD moved to it, the index still shows the old HEAD (the reverse of the work);
+  // brought level without touching a file, as the commit would have.
+  std::string made = dead.j.value("new_head", "");
+  if (made.empty() || head_of(w) != made) return {};
+  (void)git_status_of(workspace_call(w, {"reset", "-q", "--no-refresh"}));
+  return fmt::format("finished the interrupted commit in workspace '{}'", name);
+}
+
+} // namespace
+
+Result<WorkspaceOp> WorkspaceOp::begin(const Project& project, const Workspace& w,
+                                       const std::string& kind, nlohmann::json fields) {
+  fields["version"] = 1;
+  fields["op"] = kind;
+  fields["workspace"] = w.name;
+  fields["pid"] = static_cast<int64_t>(::getpid());
+  fields["pid_start"] = util::process_start_time(::getpid());
+  if (auto made = util::make_dirs(ops_dir(project)); !made)
+    return fail(ErrorCode::io_error, made.error());
+  WorkspaceOp op(op_path(project, w.name, kind), std::move(fields));
+  BERTH_TRY(op.save());
+  return op;
+}
+
+Result<void> WorkspaceOp::update(const std::string& key, const std::string& value) {
+  fields_[key] = value;
+  return save();
+}
+
+Result<void> WorkspaceOp::save() const {
+  if (auto written = util::write_file_atomic(path_, fields_.dump() + "\n"); !written)
+    return fail(ErrorCode::io_error, written.error());
+  return {};
+}
+
+WorkspaceOp::~WorkspaceOp() {
+  if (!path_.empty()) ::unlink(path_.c_str());
+}
+
+void settle_dead_ops(const Project& project, std::vector<std::string>* done) {
+  for (const auto& dead : dead_ops(project)) {
+    if (!util::exists(dead.file)) continue; // settled with its sync
+    std::string what = settle_op(project, dead);
+    if (done && !what.empty()) done->push_back(what);
+    ::unlink(dead.file.c_str());
+  }
+}
+
+std::vector<Problem> interrupted_ops(const Project& project) {
+  std::vector<Problem> problems;
+  for (const auto& dead : dead_ops(project)) {
+    std::string name = dead.j.value("workspace", "");
+    bool commit = dead.j.value("op", "") == "commit";
+    problems.push_back(
+        {commit ? "interrupted_commit" : "interrupted_sync", name, dead.file,
+         fmt::format("workspace '{}': a berth {} died half-way (pid {})", name,
+                     commit ? "commit" : "sync", dead.j.value("pid", int64_t{0})),
+         commit ? "berth doctor --repair (finishes it: the index is brought level with the commit)"
+                : "berth doctor --repair (undoes it: the workspace as it was before the sync)"});
   }
   return problems;
 }

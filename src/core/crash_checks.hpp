@@ -5,6 +5,7 @@
 
 #include "berth/berth.hpp"
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,39 @@ std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair r
 /// dead). Deleted by repair and by the next command.
 std::vector<Problem> stale_temp_files(const Project& project, Repair repair,
                                       std::vector<std::string>& repaired);
+
+/// A commit or sync moves a workspace's HEAD, index and files in several git calls. It marks
+/// itself first in `<common>/berth/ops/<slug>.<kind>.json` (its process, where HEAD started, what
+/// it makes); the marker goes when the command returns. A marker whose process died is settled
+/// by the next command (recover_interrupted) or `doctor --repair`: a commit whose HEAD moved is
+/// finished (the index brought level), a sync whose merge did not complete is undone.
+class WorkspaceOp {
+public:
+  /// kind "commit" (fields: new_head) or "sync" (start, onto, mode, phase "commit" | "merge",
+  /// committed).
+  static Result<WorkspaceOp> begin(const Project& project, const Workspace& w,
+                                   const std::string& kind, nlohmann::json fields);
+  WorkspaceOp(WorkspaceOp&& other) noexcept
+      : path_(std::move(other.path_)), fields_(std::move(other.fields_)) {
+    other.path_.clear();
+  }
+  WorkspaceOp& operator=(WorkspaceOp&&) = delete;
+  ~WorkspaceOp();
+  /// Record the next step (written atomically before it is taken).
+  Result<void> update(const std::string& key, const std::string& value);
+
+private:
+  WorkspaceOp(std::string path, nlohmann::json fields)
+      : path_(std::move(path)), fields_(std::move(fields)) {}
+  Result<void> save() const;
+  std::string path_;
+  nlohmann::json fields_;
+};
+
+/// Settle the markers of dead commits and syncs (see WorkspaceOp); what was done in `done`.
+void settle_dead_ops(const Project& project, std::vector<std::string>* done);
+/// The markers of dead commits and syncs, as problems (doctor without --repair).
+std::vector<Problem> interrupted_ops(const Project& project);
 
 /// Finish or undo what berth commands that died left (creating / discarding records, dead
 /// runs). Takes the registry lock: never call it while holding it.

@@ -336,6 +336,8 @@ Result<void> recover_interrupted(const Project& project) {
   bool any = std::any_of(all.begin(), all.end(), [](const Workspace& w) {
     return held(w) && !util::process_alive(w.holder_pid, w.holder_start);
   });
+  // A commit or sync that died half-way is finished or undone (its marker says which).
+  settle_dead_ops(project, nullptr);
   // Temp files of writers that died (kill -9 mid-capture) go too: nobody else removes them.
   std::vector<std::string> cleaned;
   (void)stale_temp_files(project, Repair::yes, cleaned);
