@@ -94,7 +94,7 @@ workspace_state() {
   local path=${XDG_DATA_HOME}/berth
   path=$(find "$path" -mindepth 2 -maxdepth 2 -name "$name" -type d 2>/dev/null | head -1)
   [[ -n $path ]] && dir=yes
-  if [[ $state == ready && $branch == yes && $dir == yes ]]; then
+  if [[ $state =~ ^(ready|landed)$ && $branch == yes && $dir == yes ]]; then
     echo whole
   elif [[ $state == none && $branch == no && $dir == no ]] &&
     ! git worktree list --porcelain | grep -qx "branch refs/heads/berth/$name"; then
