@@ -131,3 +131,10 @@ user_checkout() {
     tree_digest .
   } | sha256sum
 }
+
+# count_git_calls BERTH-ARGS...: run `berth BERTH-ARGS` with the wrapper counting (never killing)
+# and print how many git calls it made.
+count_git_calls() {
+  crash_at_git_call 1000000 alone "$@" || true
+  find "$FAULT_DIR/calls" -type f | wc -l
+}
