@@ -40,7 +40,6 @@ enum class ErrorCode {
   nested_repository,   ///< accept would land a nested repository (not a submodule) as a gitlink
   // issue 11, crashes (keep together)
   internal,   ///< berth itself failed unexpectedly (an exception: out of memory, a system error)
-  half_made,  ///< the workspace is still being created (or its creation died): not usable yet
   index_lock, ///< a git lock file (index.lock) is in the way; the message names it
 };
 

@@ -60,8 +60,6 @@ std::string_view code_name(ErrorCode code) {
     return "nested_repository";
   case ErrorCode::internal:
     return "internal";
-  case ErrorCode::half_made:
-    return "half_made";
   case ErrorCode::index_lock:
     return "index_lock";
   }
@@ -90,7 +88,6 @@ int exit_status(ErrorCode code) {
   case ErrorCode::record_mismatch:
   case ErrorCode::unreachable_gitlink:
   case ErrorCode::nested_repository:
-  case ErrorCode::half_made:
     return 5;
   default:
     return 1;
