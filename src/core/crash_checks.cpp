@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -96,7 +97,7 @@ std::vector<Problem> orphan_branches(const Project& project, const std::vector<W
 }
 
 std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair repair,
-                                 std::vector<std::string>& repaired) {
+                                 std::vector<std::string>& repaired, int min_age) {
   std::vector<Problem> problems;
   for (const auto& w : records) {
     if (w.git_dir.empty()) continue;
@@ -104,9 +105,9 @@ std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair r
       std::string lock = util::join(w.git_dir, leaf);
       struct stat st;
       if (::lstat(lock.c_str(), &st) != 0) continue;
-      // A git at work holds its lock open from creation to rename; a lock a second old that
-      // nobody holds open is a dead git's. (The second covers git's close-then-rename.)
-      if (st.st_mtime + 1 >= ::time(nullptr) || util::file_held_open(lock)) continue;
+      // A git at work holds its lock open from creation to rename; a lock `min_age` old that
+      // nobody holds open is a dead git's. (The age covers git's close-then-rename.)
+      if (st.st_mtime + min_age > ::time(nullptr) || util::file_held_open(lock)) continue;
       if (repair == Repair::yes && ::unlink(lock.c_str()) == 0) {
         repaired.push_back(
             fmt::format("workspace '{}': removed {} left by a git that died", w.name, lock));
@@ -216,7 +217,7 @@ std::string head_of(const Workspace& w) {
 // A sync that died: back to exactly where it started (its commit of the agent's work undone
 // too, the files left as they are), unless its merge or rebase completed (HEAD moved past the
 // commit): then it is done.
-std::string settle_sync(const Workspace& w, const nlohmann::json& j) {
+std::optional<std::string> settle_sync(const Workspace& w, const nlohmann::json& j) {
   std::string start = j.value("start", ""), committed = j.value("committed", "");
   std::string onto = j.value("onto", "");
   bool merging = j.value("phase", "") == "merge";
@@ -224,28 +225,33 @@ std::string settle_sync(const Workspace& w, const nlohmann::json& j) {
     (void)git_status_of(workspace_call(w, {"rebase", "--abort"}));
   std::string head = head_of(w);
   if (merging) {
-    if (head != committed) return {}; // the merge (or rebase) completed
-    (void)git_status_of(workspace_call(w, {"reset", "-q", "--hard", committed}));
+    if (head != committed) return ""; // the merge (or rebase) completed
+    auto reset = git_status_of(workspace_call(w, {"reset", "-q", "--hard", committed}));
+    if (!reset || !reset->ok()) return std::nullopt;
     remove_merge_additions(w, committed, onto);
   } else if (head != start) {
     // Killed while committing the agent's work: undone only if HEAD is that commit.
     auto parent = git_status_of(workspace_call(w, {"rev-parse", "-q", "--verify", "HEAD^"}));
-    if (!parent || !parent->ok() || chomp(parent->out) != start) return {};
+    if (!parent || !parent->ok() || chomp(parent->out) != start) return "";
   }
-  if (head_of(w) != start)
-    (void)git_status_of(workspace_call(w, {"reset", "-q", "--mixed", "--no-refresh", start}));
+  if (head_of(w) != start) {
+    auto reset =
+        git_status_of(workspace_call(w, {"reset", "-q", "--mixed", "--no-refresh", start}));
+    if (!reset || !reset->ok()) return std::nullopt;
+  }
   return fmt::format("undid the interrupted sync of workspace '{}'", w.name);
 }
 
-// One dead marker: HEAD where the command left it decides.
-std::string settle_op(const Project& project, const DeadOp& dead) {
+// One dead marker: HEAD where the command left it decides. What was done ("" for nothing);
+// nullopt when git refused (the marker then stays, for doctor to report).
+std::optional<std::string> settle_op(const Project& project, const DeadOp& dead) {
   std::string name = dead.j.value("workspace", "");
   auto record = Registry(project.berth_dir()).load(name_slug(name));
-  if (!record || !*record || !util::is_directory((*record)->path)) return {};
+  if (!record || !*record || !util::is_directory((*record)->path)) return "";
   const Workspace& w = **record;
-  // Its git, killed with it, may have left its locks: nobody holds them now (see stale_locks).
+  // Its git, killed with it, left its locks (nobody holds them now: see stale_locks).
   std::vector<std::string> ignored;
-  (void)stale_locks({w}, Repair::yes, ignored);
+  (void)stale_locks({w}, Repair::yes, ignored, 0);
   if (dead.j.value("op", "") == "sync") {
     ::unlink(op_path(project, name, "commit").c_str());
     return settle_sync(w, dead.j);
@@ -253,8 +259,9 @@ std::string settle_op(const Project& project, const DeadOp& dead) {
   // A commit: HEAD moved to it, the index still shows the old HEAD (the reverse of the work);
   // brought level without touching a file, as the commit would have.
   std::string made = dead.j.value("new_head", "");
-  if (made.empty() || head_of(w) != made) return {};
-  (void)git_status_of(workspace_call(w, {"reset", "-q", "--no-refresh"}));
+  if (made.empty() || head_of(w) != made) return "";
+  auto reset = git_status_of(workspace_call(w, {"reset", "-q", "--no-refresh"}));
+  if (!reset || !reset->ok()) return std::nullopt;
   return fmt::format("finished the interrupted commit in workspace '{}'", name);
 }
 
@@ -292,8 +299,9 @@ WorkspaceOp::~WorkspaceOp() {
 void settle_dead_ops(const Project& project, std::vector<std::string>* done) {
   for (const auto& dead : dead_ops(project)) {
     if (!util::exists(dead.file)) continue; // settled with its sync
-    std::string what = settle_op(project, dead);
-    if (done && !what.empty()) done->push_back(what);
+    auto what = settle_op(project, dead);
+    if (!what) continue; // left for doctor to report
+    if (done && !what->empty()) done->push_back(*what);
     ::unlink(dead.file.c_str());
   }
 }

@@ -28,8 +28,10 @@ std::vector<Problem> orphan_branches(const Project& project, const std::vector<W
 
 /// git lock files (index.lock, HEAD.lock) in workspaces' admin dirs that no process holds open: a
 /// git killed with berth left them, and every later git call there fails. Deleted by repair.
+/// `min_age`: seconds a lock must be old (a git between closing and renaming it holds none); 0
+/// when the git that made it is known dead.
 std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair repair,
-                                 std::vector<std::string>& repaired);
+                                 std::vector<std::string>& repaired, int min_age = 1);
 
 /// Temporary files berth's writers left in `<common>/berth/tmp` when killed (their writer is
 /// dead). Deleted by repair and by the next command.
