@@ -302,6 +302,8 @@ void finish_discard(const Project& project, const Workspace& w) {
   if (!gitfile.empty() && aside != w.path && util::is_directory(aside)) {
     Workspace moved = w;
     moved.path = aside;
+    // As discard does for a tree it moves aside: submodule links made absolute for the deleter.
+    (void)repair_submodule_links(moved);
     (void)git_status_of(workspace_call(
         moved, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
   } else {
