@@ -193,7 +193,11 @@ Result<std::vector<std::pair<std::string, std::string>>> list_trust();
 
 Result<Created> create_workspace(const Project& project, const NewOptions& options);
 Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project);
+/// The workspace of that name; a half-made one (being created or discarded, or left so by a
+/// berth that died) is refused (busy, interrupted). Reads only: safe under the registry lock.
 Result<Workspace> find_workspace(const Project& project, std::string_view name);
+/// As find_workspace, after finishing or undoing what dead berth commands left (takes the lock).
+Result<Workspace> open_workspace(const Project& project, std::string_view name);
 Result<WorkspaceStatus> workspace_status(const Project& project, std::string_view name);
 
 enum class Force { no, yes };

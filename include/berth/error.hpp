@@ -44,6 +44,9 @@ enum class ErrorCode {
   // Hostile or odd files (issue 11):
   git_timeout,  ///< a git call did not finish within its bound (BERTH_GIT_TIMEOUT) and was killed
   hostile_file, ///< a file git reads in a workspace's admin dir is not a regular file
+  // issue 11, crashes (keep together)
+  internal,   ///< berth itself failed unexpectedly (an exception: out of memory, a system error)
+  index_lock, ///< a git lock file (index.lock) is in the way; the message names it
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -200,7 +200,7 @@ Result<Output> run_list(const Args& args, const berth::Project& project) {
 // ---- path / status --------------------------------------------------------------------------
 
 Result<Output> run_path(const Args& args, const berth::Project& project) {
-  auto w = BERTH_TRY(berth::find_workspace(project, args.name));
+  auto w = BERTH_TRY(berth::open_workspace(project, args.name));
   return Output{{{"name", w.name}, {"path", w.path}}, w.path + "\n", {}, 0};
 }
 

@@ -5,11 +5,14 @@
 #include "cli/commands.hpp"
 #include "cli/render.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <iostream>
+#include <new>
 #include <signal.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace {
@@ -61,7 +64,7 @@ std::string help_text(const CLI::App& app) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   // A closed stdout (`berth list | head -1`) must give EPIPE, not a silent death mid-write.
   ::signal(SIGPIPE, SIG_IGN);
   // git runs `berth watch hook 2 TOKEN` as its fsmonitor hook in each status berth makes in a
@@ -178,6 +181,13 @@ int main(int argc, char** argv) {
         cli::print_warning(note);
   }
 
+  // BERTH_TEST_FAIL_AT=throw:bad_alloc|throw:system_error (berth's own tests, docs/errors.md):
+  // what escapes a command reaches the top-level catch below.
+  if (const char* injected = std::getenv("BERTH_TEST_FAIL_AT")) {
+    if (std::strcmp(injected, "throw:bad_alloc") == 0) throw std::bad_alloc();
+    if (std::strcmp(injected, "throw:system_error") == 0)
+      throw std::system_error(EAGAIN, std::generic_category(), "pthread_create");
+  }
   auto output = command->run(args, *project);
   if (!output) {
     print_error(output.error(), args.json);
@@ -196,4 +206,35 @@ int main(int argc, char** argv) {
   std::cout.flush();
   if (!std::cout) return 1;
   return output->exit;
+}
+
+// The one top-level catch: whatever escaped (std::bad_alloc, a std::system_error from a thread
+// or a lock, a JSON type error) ends as one clear line with a code and exit 1, never an abort
+// (exit 134) with a core dump and nothing a script can read.
+int main(int argc, char** argv) {
+  bool json = false;
+  for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
+    if (std::strcmp(argv[i], "--json") == 0) json = true;
+  std::string what;
+  try {
+    return run_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    what = "out of memory";
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+    what = "unknown exception";
+  }
+  try {
+    print_error(berth::Error{berth::ErrorCode::internal,
+                             fmt::format("internal error: {}", what),
+                             "this is a bug in berth (or the machine ran out of memory); run "
+                             "`berth doctor` to check that nothing was left half-done",
+                             std::nullopt,
+                             {}},
+                json);
+  } catch (...) {
+    std::fputs("berth: internal error\n", stderr);
+  }
+  return 1;
 }

@@ -12,6 +12,7 @@
 #include "core/admin_files.hpp"
 #include "core/behind.hpp"
 #include "core/capture.hpp"
+#include "core/crash_checks.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/pool.hpp"
@@ -1201,9 +1202,16 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
     s.new_head = s.old_head;
     return s;
   }
+  // A sync killed half-way is undone by the next command (crash_checks.hpp): the marker says
+  // where it started and, once the agent's work is committed, from which commit it merges.
+  auto marked = BERTH_TRY(WorkspaceOp::begin(
+      project, w, "sync",
+      {{"start", s.old_head}, {"onto", onto_commit}, {"phase", "commit"}, {"committed", ""}}));
   // The agent's uncommitted work is committed first, so the merge can never mix with it.
-  BERTH_TRY(
+  std::string committed = BERTH_TRY(
       commit_work_tree(project, w, fmt::format("berth: uncommitted work of {}", w.name), nullptr));
+  BERTH_TRY(marked.update("committed", committed.empty() ? s.old_head : committed));
+  BERTH_TRY(marked.update("phase", "merge"));
   GitCall call =
       mode == SyncMode::merge
           ? workspace_call(w, {"merge", "--no-edit", "-m",
@@ -1242,6 +1250,12 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
 Result<DoctorReport> doctor(const Project& project, Repair repair) {
   DoctorReport report;
   Registry registry(project.berth_dir());
+  // What berth commands that died left half made or half removed is finished or undone first
+  // (as the next command would), so the checks below see settled records.
+  if (repair == Repair::yes) {
+    settle_dead_ops(project, &report.repaired);
+    BERTH_TRY(recover_interrupted(project));
+  }
   auto lock = BERTH_TRY(registry.lock());
 
   // Interrupted accepts: finish them (the user asked for the change) unless the branch has moved
@@ -1321,6 +1335,17 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   report.repaired.insert(report.repaired.end(), relinked.relinked.begin(), relinked.relinked.end());
   report.problems.insert(report.problems.end(), relinked.problems.begin(), relinked.problems.end());
   auto entries = BERTH_TRY(worktrees(project));
+  // Crash leftovers (docs/crashes.md): each check says what a dead command left, and settles it
+  // under --repair.
+  auto interrupted = interrupted_commands(project, records);
+  auto append = [&](std::vector<Problem> found) {
+    report.problems.insert(report.problems.end(), found.begin(), found.end());
+  };
+  append(interrupted);
+  append(interrupted_ops(project));
+  append(orphan_branches(project, records, repair, report.repaired));
+  append(stale_locks(records, repair, report.repaired));
+  append(stale_temp_files(project, repair, report.repaired));
   for (const auto& w : records) {
     if (auto why = record_problem(project, w); !why.empty()) {
       report.problems.push_back(
@@ -1333,6 +1358,9 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       continue;
     }
     if (needs_relink(project, {w}) && util::exists(w.path)) continue; // said above
+    if (std::any_of(interrupted.begin(), interrupted.end(),
+                    [&](const Problem& p) { return p.name == w.name; }))
+      continue; // said above: the half-made record is not a workspace to check
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {
       if (unlinked(w)) {

@@ -66,6 +66,10 @@ std::string_view code_name(ErrorCode code) {
     return "git_timeout";
   case ErrorCode::hostile_file:
     return "hostile_file";
+  case ErrorCode::internal:
+    return "internal";
+  case ErrorCode::index_lock:
+    return "index_lock";
   }
   return "unknown";
 }

@@ -1,5 +1,6 @@
 #include "core/git.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <set>
@@ -36,6 +37,9 @@ util::SpawnOptions spawn_options(const GitCall& call) {
   // Its own process group when bounded: a timeout kills git and whatever it started (a filter,
   // berth's fsmonitor hook) together.
   if (options.timeout) options.group = util::ProcessGroup::own;
+  // A git berth started dies with berth (kill -9): TERM, so that git removes its lock files
+  // (index.lock, ref locks) on the way out instead of leaving them to block the next command.
+  options.parent_death_signal = SIGTERM;
   return options;
 }
 
@@ -58,9 +62,34 @@ Error timeout_error(const GitCall& call, const util::ProcessResult& result,
 
 } // namespace
 
+namespace {
+
+// git's "Unable to create '/path/index.lock': File exists." names the file on its first line and
+// ends with "remove the file manually to continue": the file, or "" when git said no such thing.
+std::string lock_in_the_way(const std::string& err) {
+  const std::string opening = "Unable to create '";
+  auto at = err.find(opening);
+  if (at == std::string::npos) return {};
+  at += opening.size();
+  auto end = err.find("': File exists", at);
+  if (end == std::string::npos) return {};
+  return err.substr(at, end - at);
+}
+
+} // namespace
+
 Error git_error(const GitCall& call, const util::ProcessResult& result, std::string message) {
   std::vector<std::string> argv{"git"};
   argv.insert(argv.end(), call.args.begin(), call.args.end());
+  if (std::string lock = lock_in_the_way(result.err); !lock.empty())
+    return Error{ErrorCode::index_lock,
+                 fmt::format("git {} failed: the lock file {} is in the way",
+                             call.args.empty() ? "" : call.args.front(), lock),
+                 fmt::format("a git there is at work, or one died: if none runs, `berth doctor "
+                             "--repair` removes it (or delete {})",
+                             lock),
+                 GitFailure{std::move(argv), result.status(), result.out, result.err},
+                 {lock}};
   std::string said = chomp(result.err);
   if (auto nl = said.rfind('\n'); nl != std::string::npos) said = said.substr(nl + 1);
   if (message.empty()) {
@@ -138,6 +167,7 @@ Result<util::Child> git_start(const GitCall& call) {
   // Its own process group: a signal meant for berth's (Ctrl-C, a kill of the group) must not kill
   // it half-way; it sees berth go as the end of its input and finishes cleanly.
   options.group = util::ProcessGroup::own;
+  options.parent_death_signal = 0;
   auto child = util::spawn(options);
   if (!child) return tl::unexpected(not_started(call, child.error()));
   return std::move(*child);

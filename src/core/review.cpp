@@ -7,6 +7,7 @@
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
 #include "core/capture.hpp"
+#include "core/crash_checks.hpp"
 #include "core/nested.hpp"
 #include "core/porcelain.hpp"
 #include "core/tree_claim.hpp"
@@ -124,6 +125,9 @@ Result<std::string> commit_work_tree(const Project& project, const Workspace& w,
   if (now.clean()) return std::string();
   if (files) *files = BERTH_TRY(changes_between(project, now.head, now.work_tree));
   std::string commit = BERTH_TRY(make_commit(project, now.work_tree, {now.head}, message));
+  // HEAD and the index move in two git calls: a kill between them would leave the index showing
+  // the reverse of the work. The marker lets the next command finish it (crash_checks.hpp).
+  auto marked = BERTH_TRY(WorkspaceOp::begin(project, w, "commit", {{"new_head", commit}}));
   // Compare-and-swap through HEAD: if the agent committed meanwhile, nothing is overwritten.
   BERTH_TRY(git(workspace_call(
       w, {"update-ref", "-m", "berth commit: " + w.name, "HEAD", commit, now.head})));

@@ -7,6 +7,7 @@
 #include "core/admin_files.hpp"
 #include "core/behind.hpp"
 #include "core/capture.hpp"
+#include "core/crash_checks.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/pool.hpp"
@@ -320,6 +321,37 @@ bool roll_back(const Project& project, const Workspace& made, const std::string&
   return true;
 }
 
+// The rest of a discard killed after its tree left its place (moved aside, or removed): the tree
+// aside lets go of the branch (its HEAD detached, as discard does), and the branch goes when
+// nothing else has it checked out and its commits are in the trash (or it never moved from the
+// base). Without this a dead discard left `berth/NAME` behind: `new` and `restore` of the name
+// failed with branch_exists, and doctor saw nothing.
+void finish_discard(const Project& project, const Workspace& w) {
+  std::string gitfile = util::read_file(util::join(w.git_dir, "gitdir")).value_or("");
+  std::string aside = util::dirname(chomp(gitfile));
+  if (!gitfile.empty() && aside != w.path && util::is_directory(aside)) {
+    Workspace moved = w;
+    moved.path = aside;
+    // As discard does for a tree it moves aside: submodule links made absolute for the deleter.
+    (void)repair_submodule_links(moved);
+    (void)git_status_of(workspace_call(
+        moved, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
+  } else {
+    (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
+  }
+  std::string ref = "refs/heads/" + w.branch;
+  auto tip = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+  if (!tip || !tip->ok()) return;
+  std::string commit = chomp(tip->out);
+  if (auto list = worktrees(project))
+    for (const auto& entry : *list)
+      if (entry.branch == ref) return;
+  if (commit == w.base || kept_in_trash(project, w.name, commit))
+    (void)git_status_of(repo_call(project, {"update-ref", "-d", ref, commit}));
+}
+
+} // namespace
+
 // Records whose holder died (a crash, kill -9, a lost machine) are finished or undone here, so that
 // a half-made or half-removed workspace is never shown as if it were whole.
 Result<void> recover_interrupted(const Project& project) {
@@ -336,6 +368,11 @@ Result<void> recover_interrupted(const Project& project) {
   bool any = std::any_of(all.begin(), all.end(), [](const Workspace& w) {
     return held(w) && !util::process_alive(w.holder_pid, w.holder_start);
   });
+  // A commit or sync that died half-way is finished or undone (its marker says which).
+  settle_dead_ops(project, nullptr);
+  // Temp files of writers that died (kill -9 mid-capture) go too: nobody else removes them.
+  std::vector<std::string> cleaned;
+  (void)stale_temp_files(project, Repair::yes, cleaned);
   if (!any) return {};
   auto lock = BERTH_TRY(registry.lock());
   for (auto& w : BERTH_TRY(registry.load_all())) {
@@ -345,7 +382,7 @@ Result<void> recover_interrupted(const Project& project) {
       roll_back(project, w, w.start.empty() ? w.base : w.start);
     } else if (w.state == State::discarding && !util::exists(w.path)) {
       // The snapshot was taken before anything was removed; finish the removal.
-      (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
+      finish_discard(project, w);
       (void)registry.remove(name_slug(w.name));
     } else {
       // A run that died: what its end would have done. Non-files its command planted in the
@@ -362,6 +399,8 @@ Result<void> recover_interrupted(const Project& project) {
   }
   return {};
 }
+
+namespace {
 
 // A `git gc --prune=now` running meanwhile deletes objects the snapshot wrote before its ref
 // existed (or between two of its git calls, which then fail). Checked now, while the workspace
@@ -880,7 +919,26 @@ Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project) {
 }
 
 Result<Workspace> find_workspace(const Project& project, std::string_view name) {
-  return load_workspace(project, name);
+  Workspace w = BERTH_TRY(load_workspace(project, name));
+  // A workspace half made (or half removed) is not one to hand out: its files may not be all
+  // there, and the creation may yet be undone.
+  if (w.state == State::creating || w.state == State::discarding) {
+    const char* what = w.state == State::creating ? "being created" : "being discarded";
+    if (util::process_alive(w.holder_pid, w.holder_start))
+      return fail(ErrorCode::busy,
+                  fmt::format("workspace '{}' is {} (pid {})", w.name, what, w.holder_pid),
+                  "wait for it to finish");
+    return fail(ErrorCode::interrupted,
+                fmt::format("workspace '{}' was {} by a berth command that died (pid {})", w.name,
+                            what, w.holder_pid),
+                "run `berth list` or `berth doctor --repair`: it finishes or undoes that command");
+  }
+  return w;
+}
+
+Result<Workspace> open_workspace(const Project& project, std::string_view name) {
+  BERTH_TRY(recover_interrupted(project));
+  return find_workspace(project, name);
 }
 
 Result<WorkspaceStatus> workspace_status(const Project& project, std::string_view name) {

@@ -10,6 +10,7 @@
 #include <set>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -237,8 +238,11 @@ tl::expected<pid_t, int> fork_exec(const SpawnOptions& options, int in_fd, int o
   if (::pipe2(report, O_CLOEXEC) != 0) return tl::unexpected(errno);
   // Everything the child needs is prepared here: between fork and exec only syscalls.
   const char* cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
+  pid_t parent = ::getpid();
   int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-  pid_t pid = ::fork();
+  // Without a setup step the child makes only syscalls before exec, so it may share our memory
+  // until then (vfork, as posix_spawn does): a git call costs no copy of our page tables.
+  pid_t pid = options.child_setup ? ::fork() : ::vfork();
   if (pid < 0) {
     int saved = errno;
     ::close(report[0]);
@@ -252,6 +256,11 @@ tl::expected<pid_t, int> fork_exec(const SpawnOptions& options, int in_fd, int o
       (void)ignored;
       ::_exit(127);
     };
+    // The parent may have died before prctl took effect: then no signal comes, and the child
+    // must not go on as an orphan.
+    if (options.parent_death_signal != 0 &&
+        (::prctl(PR_SET_PDEATHSIG, options.parent_death_signal) != 0 || ::getppid() != parent))
+      ::_exit(128 + options.parent_death_signal);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -305,8 +314,8 @@ tl::expected<pid_t, int> fork_exec(const SpawnOptions& options, int in_fd, int o
 
 tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
   if (options.argv.empty()) return tl::unexpected(std::string("spawn: empty argv"));
-  bool needs_fork =
-      options.child_setup || options.close_other_fds || options.group == ProcessGroup::session;
+  bool needs_fork = options.child_setup || options.close_other_fds ||
+                    options.group == ProcessGroup::session || options.parent_death_signal != 0;
   Pipe in, out, err;
   auto fail = [&](const std::string& what) {
     for (int* fd : {&in.read, &in.write, &out.read, &out.write, &err.read, &err.write})

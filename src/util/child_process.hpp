@@ -40,6 +40,10 @@ struct SpawnOptions {
   /// For run(): give up on a child that has not ended after this long. The child (its whole
   /// process group when it has its own) is then killed, and the result says timed_out.
   std::optional<std::chrono::milliseconds> timeout;
+  /// Send the child this signal when the thread that started it ends (berth killed by SIGKILL):
+  /// a git berth started must not run on and change things under the next command's recovery.
+  /// 0: none. Forces fork + exec (posix_spawn cannot set it).
+  int parent_death_signal = 0;
 };
 
 struct ProcessResult {

@@ -55,6 +55,35 @@ std::vector<pid_t> processes_working_in(const std::string& dir) {
   return found;
 }
 
+bool file_held_open(const std::string& path) {
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return true; // cannot tell: held, to be safe
+  bool held = false;
+  while (!held) {
+    dirent* e = ::readdir(proc);
+    if (!e) break;
+    char* end = nullptr;
+    long pid = std::strtol(e->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0) continue;
+    std::string fd_dir = std::string("/proc/") + e->d_name + "/fd";
+    DIR* fds = ::opendir(fd_dir.c_str());
+    if (!fds) continue;
+    while (dirent* f = ::readdir(fds)) {
+      if (f->d_name[0] == '.') continue;
+      char buf[4096];
+      std::string link = fd_dir + "/" + f->d_name;
+      ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
+      if (n > 0 && std::string(buf, static_cast<size_t>(n)) == path) {
+        held = true;
+        break;
+      }
+    }
+    ::closedir(fds);
+  }
+  ::closedir(proc);
+  return held;
+}
+
 void stop_processes(const std::vector<pid_t>& pids, int grace_ms) {
   for (pid_t pid : pids)
     ::kill(pid, SIGTERM);

@@ -18,6 +18,10 @@ bool process_alive(pid_t pid, int64_t start_time);
 /// Processes (other than this one) whose current directory is `dir` or beneath it.
 std::vector<pid_t> processes_working_in(const std::string& dir);
 
+/// Whether any process we can look at (/proc/PID/fd) holds `path` open. git keeps a lock file
+/// open from its creation until it renames it into place, so one nobody holds is stale.
+bool file_held_open(const std::string& path);
+
 /// Send SIGTERM to each pid, give them `grace_ms` to end, then SIGKILL those still alive.
 void stop_processes(const std::vector<pid_t>& pids, int grace_ms);
 

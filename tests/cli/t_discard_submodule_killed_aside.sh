@@ -17,10 +17,12 @@ flock "$pool_dir/reap.lock" -c "touch $T/held; i=0; while [ ! -e $T/let-go ] && 
   [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done" &
 holder=$!
 wait_for_file "$T/held"
+records=$(git rev-parse --path-format=absolute --git-common-dir)/berth/workspaces
 "$BERTH_BIN" discard k >/dev/null 2>&1 &
 pid=$!
 for ((i = 0; i < 400; i++)); do
-  [[ -n $(ls -A "$trash" 2>/dev/null) ]] && ! berth path k >/dev/null 2>&1 && break
+  # (The record gone: `berth path k` refuses the workspace earlier, while it is being discarded.)
+  [[ -n $(ls -A "$trash" 2>/dev/null) && ! -e $records/k.json ]] && break
   sleep 0.05
 done
 kill -9 $pid

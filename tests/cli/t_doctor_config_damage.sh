@@ -63,7 +63,7 @@ check_root
 
 # A bare repository named .git with worktrees beside it (no index of its own) is no damage:
 # core.bare = true is right there, and left alone.
-mkdir "$T/layout" && git clone -q --bare "$T/app" "$T/layout/.git"
+mkdir "$T/layout" && git clone -q --bare --single-branch --branch main "$T/app" "$T/layout/.git"
 git -C "$T/layout/.git" worktree add -q ../main main
 cd "$T/layout/main"
 berth new w >/dev/null

@@ -570,6 +570,32 @@ TEST(ChildProcess, ConversationLineByLine) {
   EXPECT_TRUE(ended->ok());
 }
 
+TEST(ChildProcess, ParentDeathSignalEndsTheChildWithItsStarter) {
+  // The signal comes when the thread that started the child ends (as when berth is killed): a
+  // child left running (detached) by a thread that ended gets it.
+  pid_t pid = -1;
+  std::thread starter([&] {
+    util::SpawnOptions o = sh("exec sleep 30");
+    o.parent_death_signal = SIGTERM;
+    auto child = util::spawn(o);
+    ASSERT_TRUE(child) << child.error();
+    pid = child->pid();
+    child->detach();
+  });
+  starter.join();
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  pid_t done = 0;
+  for (int i = 0; i < 500 && done == 0; ++i) {
+    done = ::waitpid(pid, &status, WNOHANG);
+    if (done == 0) ::usleep(10000);
+  }
+  if (done == 0) ::kill(pid, SIGKILL), ::waitpid(pid, &status, 0);
+  ASSERT_EQ(done, pid) << "the child outlived the thread that started it";
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+}
+
 TEST(ChildProcess, ReadLineAfterTheChildEnded) {
   util::SpawnOptions o = sh("echo last-without-newline | tr -d '\\n'; exit 3");
   o.in = util::Stream::pipe;

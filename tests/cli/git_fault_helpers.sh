@@ -1,0 +1,140 @@
+# Fault injection at every git call of a berth command, sourced after common.sh:
+#
+#   . "$(dirname "$0")/git_fault_helpers.sh"
+#   for ((k = 1; ; k++)); do
+#     crash_at_git_call "$k" alone discard x || break   # 1: it completed without reaching call k
+#     ...check what the kill left, settle it, check again...
+#   done
+#
+# A `git` wrapper earlier on PATH counts the git processes berth itself starts (its parent is the
+# berth binary; git's own children and hooks pass through) and, at call K, kills berth with
+# SIGKILL before that git runs: `alone` kills the berth process only, `group` its whole process
+# group (berth is started in a session of its own). berth runs git by a PATH lookup at every call,
+# so the wrapper sees each one.
+
+FAULT_DIR=$T/git-fault
+mkdir -p "$FAULT_DIR/bin"
+REAL_GIT=$(command -v git)
+# Shell builtins only (it runs at every git call): the call's number is the first free name
+# calls/N, taken atomically with noclobber (berth may run git calls side by side).
+cat >"$FAULT_DIR/bin/git" <<SH
+#!/bin/bash
+if [[ -n \${FAULT_AT:-} && /proc/\$PPID/exe -ef "$BERTH_BIN" ]]; then
+  set -C
+  n=1
+  until : 2>/dev/null >"$FAULT_DIR/calls/\$n"; do n=\$((n + 1)); done
+  if ((n == FAULT_AT)); then
+    printf '%s\n' "\$*" >|"$FAULT_DIR/killed-at"
+    if [[ \$FAULT_MODE == group ]]; then
+      read -r _ _ _ _ pgid _ </proc/\$PPID/stat
+      kill -9 -- -"\$pgid"
+    else
+      kill -9 "\$PPID"
+    fi
+    exit 137
+  fi
+fi
+exec "$REAL_GIT" "\$@"
+SH
+chmod +x "$FAULT_DIR/bin/git"
+
+# crash_at_git_call K MODE BERTH-ARGS...: run `berth BERTH-ARGS` in a session of its own with the
+# wrapper on PATH, killed (MODE alone|group) at its K-th git call. Returns 0 when it was killed
+# there ($FAULT_DIR/killed-at names the call), 1 when the command finished first (its status in
+# $FAULT_DIR/status, its output in $FAULT_DIR/out and $FAULT_DIR/err).
+crash_at_git_call() {
+  local k=$1 mode=$2 status=0
+  shift 2
+  rm -rf "$FAULT_DIR/calls" "$FAULT_DIR/killed-at"
+  mkdir "$FAULT_DIR/calls"
+  # (The braces keep bash's "Killed" notice out of the test's output.)
+  {
+    FAULT_AT=$k FAULT_MODE=$mode PATH="$FAULT_DIR/bin:$PATH" \
+      setsid -w "$BERTH_BIN" "$@" >"$FAULT_DIR/out" 2>"$FAULT_DIR/err"
+  } 2>/dev/null || status=$?
+  echo "$status" >"$FAULT_DIR/status"
+  [[ -e $FAULT_DIR/killed-at ]] || return 1
+  # No git of the killed command may run on (it would change the state under the checks).
+  wait_for_no_git_of "$T"
+  return 0
+}
+
+# git_processes_in DIR: the pids of git processes whose working directory lies under DIR.
+git_processes_in() {
+  local pid
+  for pid in $(pgrep -x git || true); do
+    [[ $(readlink "/proc/$pid/cwd" 2>/dev/null) == "$1"* ]] && echo "$pid"
+  done
+  return 0
+}
+
+# Wait (up to 5 s) until no git process works under DIR any more.
+wait_for_no_git_of() {
+  local i
+  for ((i = 0; i < 100; i++)); do
+    [[ -z $(git_processes_in "$1") ]] && return 0
+    sleep 0.05
+  done
+  echo "a git process of the killed command is still running:" >&2
+  git_processes_in "$1" | xargs -r ps -o pid,args -p >&2 || true
+  return 1
+}
+
+# ---- the state of one workspace, for the crash loops ------------------------------------------
+
+# workspace_state NAME: what berth and git hold of workspace NAME, in the words the crash loops
+# compare: "whole" (a ready record, its branch, its directory), "gone" (no record, no branch, no
+# worktree of git's at its place), or "between: ..." naming what is there.
+workspace_state() {
+  local name=$1 common record state branch=no dir=no
+  common=$(git rev-parse --path-format=absolute --git-common-dir)
+  record=$common/berth/workspaces/$name.json
+  state=$(jq -r .state "$record" 2>/dev/null || echo none)
+  git rev-parse -q --verify "refs/heads/berth/$name" >/dev/null && branch=yes
+  local path=${XDG_DATA_HOME}/berth
+  path=$(find "$path" -mindepth 2 -maxdepth 2 -name "$name" -type d 2>/dev/null | head -1)
+  [[ -n $path ]] && dir=yes
+  if [[ $state =~ ^(ready|landed)$ && $branch == yes && $dir == yes ]]; then
+    echo whole
+  elif [[ $state == none && $branch == no && $dir == no ]] &&
+    ! git worktree list --porcelain | grep -qx "branch refs/heads/berth/$name"; then
+    echo gone
+  else
+    echo "between: record $state, branch $branch, directory $dir"
+  fi
+}
+
+# doctor_tells_truth NAME: `berth doctor` finds no problem of workspace NAME exactly when it is
+# whole or gone (nothing but a dead writer's temp file besides), and names one otherwise.
+doctor_tells_truth() {
+  local name=$1 state out status=0
+  state=$(workspace_state "$name")
+  out=$(berth --json doctor 2>/dev/null) || status=$?
+  if [[ $state == whole || $state == gone ]]; then
+    [[ $(jq '[.problems[] | select(.code != "stale_temp_file")] | length' <<<"$out") == 0 ]] || {
+      echo "doctor finds problems in a settled state ($state): $out" >&2
+      return 1
+    }
+  else
+    [[ $status == 1 && $(jq --arg n "$name" '[.problems[] | select(.name == $n)] | length' <<<"$out") -gt 0 ]] || {
+      echo "doctor does not see what the kill left ($state): exit $status, $out" >&2
+      return 1
+    }
+  fi
+}
+
+# user_checkout: a digest of the user's checkout (index, status, files), which no crash may touch.
+user_checkout() {
+  {
+    git ls-files -s
+    git status --porcelain=v2 --untracked-files=all
+    tree_digest .
+  } | sha256sum
+}
+
+# count_git_calls BERTH-ARGS...: run `berth BERTH-ARGS` with the wrapper counting (never killing)
+# and print how many git calls it made.
+count_git_calls() {
+  crash_at_git_call 1000000 alone "$@" || true
+  find "$FAULT_DIR/calls" -type f | wc -l
+}

@@ -1,0 +1,76 @@
+# `berth commit` and `berth sync` killed (SIGKILL: berth alone; its whole process group at some
+# calls) before each of their git calls: `berth doctor` tells the truth, and the next command
+# settles the workspace to exactly before (HEAD, index, files) or exactly after. (A kill between
+# moving HEAD and resetting the index used to leave the index showing the reverse of the work,
+# unseen by doctor; a kill inside sync's merge left index.lock and a half-merged tree.)
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/git_fault_helpers.sh"
+make_repo app 10
+ws=$(berth new x)
+start=$(git -C "$ws" rev-parse HEAD)
+work() {
+  git -C "$ws" reset -q --hard "$start"
+  git -C "$ws" clean -q -fd
+  echo edit >>"$ws/README.md"
+  echo new >"$ws/untracked.txt"
+}
+# The user's branch moves on (files added and changed), for sync to merge.
+commit_file docs/guide.md "guide v2"
+commit_file added/one.txt one
+onto=$(git rev-parse HEAD)
+work
+digest=$(tree_digest "$ws")
+index=$(git -C "$ws" ls-files -s | sha256sum)
+user=$(user_checkout)
+
+# before: HEAD, index and files as they were. after (commit): one commit on top holding the
+# work, the index level with it. after (sync): that commit merged with the user's branch.
+where() {
+  local head
+  head=$(git -C "$ws" rev-parse HEAD)
+  if [[ $head == "$start" && $(git -C "$ws" ls-files -s | sha256sum) == "$index" &&
+    $(tree_digest "$ws") == "$digest" ]]; then
+    echo before
+  elif [[ $1 == commit && $(git -C "$ws" rev-parse HEAD^) == "$start" &&
+    -z $(git -C "$ws" status --porcelain) && $(tree_digest "$ws") == "$digest" ]]; then
+    echo after
+  elif [[ $1 == sync && $(git -C "$ws" rev-parse HEAD^2 2>/dev/null) == "$onto" &&
+    $(git -C "$ws" rev-parse HEAD^1^) == "$start" && -z $(git -C "$ws" status --porcelain) ]]; then
+    echo after
+  else
+    echo between
+  fi
+}
+
+for cmd in commit sync; do
+  args=(commit x -m work)
+  [[ $cmd == sync ]] && args=(sync x)
+  for ((k = 1; ; k++)); do
+    mode=alone
+    ((k % 3 == 0)) && mode=group
+    crash_at_git_call "$k" "$mode" "${args[@]}" || break
+    state=$(where "$cmd")
+    out=$(berth --json doctor) || true
+    found=$(jq --arg n x '[.problems[] | select(.name == $n)] | length' <<<"$out")
+    if [[ $state == between ]]; then
+      ((found > 0)) || {
+        echo "$cmd killed at call $k ($(cat "$FAULT_DIR/killed-at")): doctor sees nothing: $out" >&2
+        false
+      }
+    fi
+    berth list >/dev/null # the next command settles it
+    state=$(where "$cmd")
+    [[ $state != between ]] || {
+      echo "$cmd killed at call $k ($mode: $(cat "$FAULT_DIR/killed-at")) is left half-way:" >&2
+      git -C "$ws" status --short >&2
+      false
+    }
+    berth doctor >/dev/null
+    assert_eq "$(user_checkout)" "$user" "the user's checkout after $cmd killed at call $k"
+    work # exactly before again, for the next kill
+  done
+  assert_eq "$(cat "$FAULT_DIR/status")" 0 "$cmd without a kill"
+  assert_eq "$(where "$cmd")" after
+  ((k > 5)) || { echo "only $k git calls seen: is the git wrapper used?" >&2; false; }
+  work
+done

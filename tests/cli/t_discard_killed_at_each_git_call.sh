@@ -1,0 +1,60 @@
+# A `berth discard` killed (SIGKILL: berth alone, then its whole process group) before each of its
+# git calls leaves a state `berth doctor` tells truly, and `berth doctor --repair` settles it to
+# exactly before (the workspace whole: files, branch) or exactly after (no record, no branch, the
+# work in the trash, `restore` brings it back byte for byte); the user's checkout is untouched,
+# and the name works at once. (A kill after the tree was moved aside used to leave `berth/x`:
+# doctor said "all good" while `new x` and `restore x` failed with branch_exists.)
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/git_fault_helpers.sh"
+make_repo app 10
+berth new other >/dev/null # a workspace no crash may touch
+ws=$(berth new x)
+echo agent >"$ws/committed.txt"
+git -C "$ws" add committed.txt
+git -C "$ws" commit -q -m agent
+echo edit >>"$ws/README.md"
+echo new >"$ws/untracked.txt"
+digest=$(tree_digest "$ws")
+tip=$(git rev-parse berth/x)
+user=$(user_checkout)
+other=$(tree_digest "$(berth path other)")
+
+# berth alone at every call; its whole group at every third (the state a kill leaves differs
+# only in the git calls berth runs side by side, which die with it either way).
+for mode in alone group; do
+  for ((k = 1; ; k++)); do
+    [[ $mode == alone ]] || ((k % 3 == 0 || k == 1)) || continue
+    crash_at_git_call "$k" "$mode" discard x || break
+    doctor_tells_truth x
+    if [[ $(workspace_state x) == between* ]]; then
+      berth doctor --repair >/dev/null || { berth doctor --repair >&2; false; }
+    else
+      berth list >/dev/null # the next command clears what is left (a dead writer's temp file)
+    fi
+    berth doctor >/dev/null
+    state=$(workspace_state x)
+    case $state in
+    whole)
+      assert_eq "$(tree_digest "$(berth path x)")" "$digest" "files after a kill at call $k ($mode)"
+      assert_eq "$(git rev-parse berth/x)" "$tip" "branch after a kill at call $k ($mode)"
+      ;;
+    gone)
+      ws=$(berth restore x)
+      assert_eq "$(tree_digest "$ws")" "$digest" "restored after a kill at call $k ($mode)"
+      assert_eq "$(git rev-parse berth/x)" "$tip"
+      ;;
+    *)
+      echo "kill at git call $k ($mode: $(cat "$FAULT_DIR/killed-at")) left $state after doctor --repair" >&2
+      false
+      ;;
+    esac
+    assert_eq "$(user_checkout)" "$user" "the user's checkout after a kill at call $k ($mode)"
+    assert_eq "$(tree_digest "$(berth path other)")" "$other"
+  done
+  # It ran to the end at last: discarded, and the name works.
+  assert_eq "$(cat "$FAULT_DIR/status")" 0 "discard without a kill"
+  ((k > 10)) || { echo "only $k git calls seen: is the git wrapper used?" >&2; false; }
+  assert_eq "$(workspace_state x)" gone
+  ws=$(berth restore x)
+  assert_eq "$(tree_digest "$ws")" "$digest"
+done
