@@ -654,19 +654,6 @@ std::string first_complaint(const std::string& err) {
   return last_line(err);
 }
 
-bool says_no_space(const std::string& text) {
-  return text.find("No space left on device") != std::string::npos ||
-         text.find("ENOSPC") != std::string::npos;
-}
-
-// Whether the file system holding `path` is (nearly) full: git's "unable to write file" does not
-// say why, so a failed write is blamed on the disk when it has less than a little room left.
-bool disk_full(const std::string& path) {
-  struct statvfs fs;
-  if (::statvfs(path.c_str(), &fs) != 0) return false;
-  return static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < 1024ULL * 1024ULL;
-}
-
 // Git's own locks on the target's refs (HEAD and the branch it points to), taken by a
 // `git update-ref --stdin` transaction that a child process keeps prepared while accept writes
 // into the checkout. While they are held, a `git commit` of the user's fails to lock HEAD (a plain
@@ -1160,14 +1147,7 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
   if (accepted) return accepted;
   // A full disk can stop an accept before it writes into the checkout (its record, a commit
   // object, the intent): nothing was changed then, but the user should hear why.
-  Error e = accepted.error();
-  bool full = says_no_space(e.message) || (e.git && says_no_space(e.git->err));
-  if (full && (e.code == ErrorCode::git_failed || e.code == ErrorCode::io_error)) {
-    e.code = ErrorCode::no_space;
-    e.message = "the disk is full: " + e.message;
-    e.hint = "free some space, then accept again";
-  }
-  return tl::unexpected(std::move(e));
+  return tl::unexpected(blame_full_disk(accepted.error(), "accept again"));
 }
 
 Result<Synced> sync_workspace(const Project& project, std::string_view name,

@@ -1,9 +1,11 @@
 #include "core/git.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <set>
+#include <sys/statvfs.h>
 
 namespace berth {
 namespace {
@@ -96,11 +98,26 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
     message = fmt::format("git {} failed", call.args.empty() ? "" : call.args.front());
     if (!said.empty()) message += ": " + said;
   }
-  return Error{ErrorCode::git_failed,
-               std::move(message),
-               {},
-               GitFailure{std::move(argv), result.status(), result.out, result.err},
-               {}};
+  Error e{ErrorCode::git_failed,
+          std::move(message),
+          {},
+          GitFailure{std::move(argv), result.status(), result.out, result.err},
+          {}};
+  // A full disk, judged now: once the caller has rolled back what git half wrote, the room is
+  // free again. git's "unable to write file" does not say why; the disk it wrote to does.
+  if (says_no_space(result.err) ||
+      (result.err.find("unable to write") != std::string::npos &&
+       std::any_of(call.args.begin(), call.args.end(),
+                   [&](const std::string& a) {
+                     return a.rfind("--work-tree=", 0) == 0 && disk_full(a.substr(12));
+                   })) ||
+      (result.err.find("unable to write") != std::string::npos && !call.cwd.empty() &&
+       disk_full(call.cwd))) {
+    e.code = ErrorCode::no_space;
+    e.message = "the disk is full: " + e.message;
+    e.hint = "free some space, then run the command again";
+  }
+  return e;
 }
 
 namespace {
@@ -223,6 +240,26 @@ std::vector<std::string> split_lines(const std::string& s) {
     start = end + 1;
   }
   return out;
+}
+
+bool says_no_space(const std::string& text) {
+  return text.find("No space left on device") != std::string::npos ||
+         text.find("ENOSPC") != std::string::npos;
+}
+
+bool disk_full(const std::string& path) {
+  struct statvfs fs;
+  if (::statvfs(path.c_str(), &fs) != 0) return false;
+  return static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < 1024ULL * 1024ULL;
+}
+
+Error blame_full_disk(Error e, const std::string& again) {
+  if (e.code != ErrorCode::git_failed && e.code != ErrorCode::io_error) return e;
+  if (!says_no_space(e.message) && !(e.git && says_no_space(e.git->err))) return e;
+  e.code = ErrorCode::no_space;
+  e.message = "the disk is full: " + e.message;
+  e.hint = "free some space, then " + again;
+  return e;
 }
 
 } // namespace berth

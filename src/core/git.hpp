@@ -47,6 +47,16 @@ Result<std::string> git_out(const std::string& cwd, std::vector<std::string> arg
 /// An Error describing a failed git call, with `message` as its one line.
 Error git_error(const GitCall& call, const util::ProcessResult& result, std::string message = {});
 
+/// Whether an error text (git's stderr, an errno message) says the disk is full.
+bool says_no_space(const std::string& text);
+/// Whether the file system holding `path` is (nearly) full: git's "unable to write file" does not
+/// say why, so a failed write is blamed on the disk when it has less than a little room left.
+bool disk_full(const std::string& path);
+/// `e` as no_space ("the disk is full: ...", hint: free some space, then `again`) when it is a
+/// failed write (git_failed, io_error) that says the disk is full. Any other error as it is.
+/// (git_error already judges git's own failures, while the disk is still full.)
+Error blame_full_disk(Error e, const std::string& again);
+
 /// The arguments that make git operate on one workspace exactly as berth's registry describes it,
 /// and execute nothing the workspace's content controls: an explicit git dir and work tree (a
 /// forged `.git` file cannot redirect berth) and no fsmonitor hook.

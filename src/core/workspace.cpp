@@ -822,7 +822,8 @@ Populate fill_from_trees(const std::vector<std::string>& tuning, const std::stri
 
 } // namespace
 
-Result<Created> create_workspace(const Project& project, const NewOptions& options) {
+// new's steps; create_workspace names a full disk.
+static Result<Created> create_steps(const Project& project, const NewOptions& options) {
   BERTH_TRY(validate_name(options.name));
   BERTH_TRY(validate_owner(options.owner));
   // The base is fixed now, as a full SHA: diffs and accepts are always against it.
@@ -1186,8 +1187,9 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   return d;
 }
 
-Result<Restored> restore_workspace(const Project& project, std::string_view name,
-                                   std::optional<std::string> as) {
+// restore's steps; restore_workspace names a full disk.
+static Result<Restored> restore_steps(const Project& project, std::string_view name,
+                                      std::optional<std::string> as) {
   BERTH_TRY(validate_name(name));
   if (as) BERTH_TRY(validate_name(*as));
   auto snapshots = BERTH_TRY(list_snapshots(project, name));
@@ -1243,6 +1245,21 @@ Result<Restored> restore_workspace(const Project& project, std::string_view name
   auto nested = restore_nested(project, created.workspace, snap.nested);
   created.warnings.insert(created.warnings.end(), nested.begin(), nested.end());
   return Restored{created.workspace, snap, created.warnings};
+}
+
+// A creation a full disk stopped half-way is rolled back (the tree it checked out, its branch and
+// record): the user hears why, as no_space, also when berth's own write was the one refused.
+Result<Created> create_workspace(const Project& project, const NewOptions& options) {
+  auto created = create_steps(project, options);
+  if (!created) return tl::unexpected(blame_full_disk(created.error(), "run it again"));
+  return created;
+}
+
+Result<Restored> restore_workspace(const Project& project, std::string_view name,
+                                   std::optional<std::string> as) {
+  auto restored = restore_steps(project, name, as);
+  if (!restored) return tl::unexpected(blame_full_disk(restored.error(), "restore it again"));
+  return restored;
 }
 
 } // namespace berth
