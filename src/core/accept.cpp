@@ -1212,7 +1212,16 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
   if (!result.ok()) {
     auto unmerged =
         BERTH_TRY(git(workspace_call(w, {"diff", "--name-only", "-z", "--diff-filter=U"})));
-    if (unmerged.out.empty()) return tl::unexpected(git_error(call, result));
+    if (unmerged.out.empty()) {
+      // Not a conflict (a git took the index meanwhile, say): the sync did not happen. Its
+      // marker stays, so the next berth command puts the workspace back where it started (the
+      // agent's work uncommitted again), as after a crash.
+      marked.keep();
+      Error e = git_error(call, result);
+      e.hint = (e.hint.empty() ? "" : e.hint + "; ") +
+               "the next berth command puts the workspace back where the sync started";
+      return tl::unexpected(std::move(e));
+    }
     s.conflicts =
         user_conflict_paths(project, split_z(unmerged.out), {s.new_head, onto_commit, s.old_head});
     Error e{ErrorCode::conflict,

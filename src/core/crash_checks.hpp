@@ -57,6 +57,9 @@ public:
   ~WorkspaceOp();
   /// Record the next step (written atomically before it is taken).
   Result<void> update(const std::string& key, const std::string& value);
+  /// Leave the marker for the next command or `doctor --repair` to settle (what it marks could
+  /// not be finished or undone here).
+  void keep() { path_.clear(); }
 
 private:
   WorkspaceOp(std::string path, nlohmann::json fields)

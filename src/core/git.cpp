@@ -80,18 +80,25 @@ std::string lock_in_the_way(const std::string& err) {
 
 } // namespace
 
+Error lock_error(const std::string& lock, const std::string& what) {
+  return Error{ErrorCode::index_lock,
+               fmt::format("{}: the lock file {} is in the way", what, lock),
+               fmt::format("a git there is at work, or one died: if none runs, `berth doctor "
+                           "--repair` removes it (or delete {})",
+                           lock),
+               std::nullopt,
+               {lock}};
+}
+
 Error git_error(const GitCall& call, const util::ProcessResult& result, std::string message) {
   std::vector<std::string> argv{"git"};
   argv.insert(argv.end(), call.args.begin(), call.args.end());
-  if (std::string lock = lock_in_the_way(result.err); !lock.empty())
-    return Error{ErrorCode::index_lock,
-                 fmt::format("git {} failed: the lock file {} is in the way",
-                             call.args.empty() ? "" : call.args.front(), lock),
-                 fmt::format("a git there is at work, or one died: if none runs, `berth doctor "
-                             "--repair` removes it (or delete {})",
-                             lock),
-                 GitFailure{std::move(argv), result.status(), result.out, result.err},
-                 {lock}};
+  if (std::string lock = lock_in_the_way(result.err); !lock.empty()) {
+    Error e =
+        lock_error(lock, fmt::format("git {} failed", call.args.empty() ? "" : call.args.front()));
+    e.git = GitFailure{std::move(argv), result.status(), result.out, result.err};
+    return e;
+  }
   std::string said = chomp(result.err);
   if (auto nl = said.rfind('\n'); nl != std::string::npos) said = said.substr(nl + 1);
   if (message.empty()) {

@@ -44,6 +44,8 @@ Result<util::Child> git_start(const GitCall& call);
 /// Shorthand: run and return stdout with the trailing newline removed.
 Result<std::string> git_out(const std::string& cwd, std::vector<std::string> args);
 
+/// index_lock: git's lock file `lock` is in the way of `what` ("git merge failed", ...).
+Error lock_error(const std::string& lock, const std::string& what);
 /// An Error describing a failed git call, with `message` as its one line.
 Error git_error(const GitCall& call, const util::ProcessResult& result, std::string message = {});
 
