@@ -229,6 +229,10 @@ struct Target {
 Result<Target> find_target(const Project& project, const Workspace& w,
                            const std::optional<std::string>& into) {
   auto entries = BERTH_TRY(worktrees(project));
+  // Damaged shared config (core.bare = true set by a hook, say): git no longer sees the checkout,
+  // so its branch would look free and move under it. Refused until it is repaired.
+  if (!project.bare() && !entries.empty() && entries.front().bare)
+    return tl::unexpected(no_work_tree_error(project));
   Target t;
   if (into) {
     t.branch = *into;

@@ -270,12 +270,21 @@ void check_config(const Project& project, Repair repair, DoctorReport& report) {
         fix = {"config", "--file", file, "core.bare", "false"};
       } else if (key == "core.worktree") {
         std::string target = util::absolute(value, project.common_dir());
-        if (!into_workspace(project, target)) continue;
+        bool into = into_workspace(project, target);
+        // A checkout's .git naming any other work tree than the folder around it: git works
+        // there instead (`git status` shows every file of the project deleted). Only one that
+        // points into a workspace is surely damage to undo; another may be deliberate.
+        if (!into && (!checkout_git_dir || util::lexically_normal(target) == around)) continue;
         p.code = "config_core_worktree";
-        p.message = fmt::format("core.worktree in {} points into a workspace ({}): git works on it "
-                                "instead of your checkout",
-                                file, value);
-        if (checkout_git_dir) fix = {"config", "--file", file, "--unset-all", "core.worktree"};
+        p.message =
+            into ? fmt::format("core.worktree in {} points into a workspace ({}): git works on it "
+                               "instead of your checkout",
+                               file, value)
+                 : fmt::format("core.worktree in {} names {}, not the checkout {} around it: git "
+                               "works there instead",
+                               file, value, around);
+        if (checkout_git_dir && into)
+          fix = {"config", "--file", file, "--unset-all", "core.worktree"};
       } else if (key == "core.hookspath") {
         std::string target = util::absolute(expand_user(value), around);
         if (!into_workspace(project, target)) continue;
@@ -308,6 +317,10 @@ void check_config(const Project& project, Repair repair, DoctorReport& report) {
                      ? fmt::format("set core.hooksPath back to your project's hooks, or `git "
                                    "config --file {} --unset core.hooksPath`",
                                    file)
+                 : p.code == "config_core_worktree"
+                     ? fmt::format("if git should work in {}, `git config --file {} --unset "
+                                   "core.worktree`",
+                                   around, file)
                      : fmt::format("set {} back by hand in {}", key, file);
       report.problems.push_back(std::move(p));
     }

@@ -52,6 +52,16 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
   return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
 }
 
+Error no_work_tree_error(const Project& project) {
+  return Error{ErrorCode::bare_repository,
+               fmt::format("git sees no work tree at {}: the repository's config says it is "
+                           "bare, or names another work tree",
+                           project.main_worktree()),
+               "run `berth doctor` (it names the setting and `--repair` fixes it)",
+               std::nullopt,
+               {}};
+}
+
 Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
   // git reads every worktree's HEAD for this: one planted FIFO would hang it.
   BERTH_TRY(refuse_blocking_admin(project.common_dir()));
@@ -837,13 +847,11 @@ static Result<Created> create_steps(const Project& project, const NewOptions& op
   } else {
     if (project.current_worktree().empty() && !project.bare() &&
         util::is_within(project.cwd(), project.main_worktree()) &&
-        !util::is_within(project.cwd(), project.common_dir()))
-      return fail(ErrorCode::bare_repository,
-                  fmt::format("git sees no work tree at {}: the repository's config says it is "
-                              "bare, or names another work tree",
-                              project.main_worktree()),
-                  "run `berth doctor` (it names the setting and `--repair` fixes it), or pass "
-                  "--base REV");
+        !util::is_within(project.cwd(), project.common_dir())) {
+      Error e = no_work_tree_error(project);
+      e.hint += ", or pass --base REV";
+      return tl::unexpected(std::move(e));
+    }
     if (project.current_worktree().empty())
       return fail(ErrorCode::bare_repository,
                   "this is a bare repository (or a git dir): there is no HEAD to start from",

@@ -21,6 +21,9 @@ int64_t unix_now();
 /// git's worktrees of the project, the main one first, at the place berth knows it to be (git
 /// names a separate git dir's main work tree after the git dir: Project::main_worktree knows).
 Result<std::vector<WorktreeEntry>> worktrees(const Project& project);
+/// bare_repository: git sees no work tree at the project's checkout (its shared config says bare,
+/// or names another work tree: config damage `berth doctor` names and repairs).
+Error no_work_tree_error(const Project& project);
 
 /// This very binary when it is berth (or git-berth), to start berth's background processes and to
 /// name git's fsmonitor hook; nullopt in a program that only links the library (a test, say),

@@ -31,6 +31,17 @@ git config core.bare true
 check_root
 expect_error bare_repository 1 berth --json new y >"$T/err"
 assert_contains "$(jq -r .error.hint "$T/err")" "berth doctor"
+# accept would move the checked-out branch under a checkout git no longer sees: refused too,
+# whatever the strategy, and nothing changes.
+echo change >>"$ws/README.md"
+berth commit x -m change >/dev/null
+before=$(fingerprint)
+for strategy in apply squash merge; do
+  expect_error bare_repository 1 berth --json accept x --into main --strategy "$strategy" >/dev/null
+  assert_unchanged "$before"
+done
+expect_error bare_repository 1 berth --json accept x >/dev/null
+assert_unchanged "$before"
 not 1 berth --json doctor >"$T/report"
 assert_contains "$(problem config_core_bare)" "core.bare false"
 berth doctor --repair >"$T/repair.out"
@@ -45,6 +56,15 @@ assert_contains "$(problem config_core_worktree)" "--unset-all core.worktree"
 berth doctor --repair >/dev/null
 assert_eq "$(git config core.worktree || echo unset)" unset
 assert_eq "$(git rev-parse --show-toplevel)" "$T/app"
+
+# core.worktree naming a folder that is not the checkout: reported (git works there, and shows
+# every file of the project deleted), left to the user (it may be deliberate).
+git config core.worktree "$T"
+not 1 berth --json doctor >"$T/report"
+assert_contains "$(problem config_core_worktree)" "--unset core.worktree"
+not 1 berth doctor --repair >/dev/null
+assert_eq "$(git config core.worktree)" "$T"
+git config --unset core.worktree
 
 # A hooks path into a workspace is reported; setting it back is the user's (nothing changed).
 git config core.hooksPath "$ws/.husky"
