@@ -677,6 +677,13 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   return created;
 }
 
+// The commits on a workspace's branch not in its base, read from the repository's refs alone.
+static int branch_commits(const Project& project, const Workspace& w) {
+  auto count = git_status_of(
+      repo_call(project, {"rev-list", "--count", w.base + "..refs/heads/" + w.branch, "--"}));
+  return count && count->ok() ? std::atoi(count->out.c_str()) : 0;
+}
+
 WorkspaceStatus status_of(const Project& project, const Workspace& w) {
   WorkspaceStatus s;
   s.workspace = w;
@@ -701,19 +708,17 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
                 : util::is_directory(w.git_dir)                         ? "missing"
                                                                         : "removed";
     // What discard would keep of it: its branch's commits.
-    if (s.state == "missing" || s.state == "removed")
-      if (auto count = git_status_of(repo_call(
-              project, {"rev-list", "--count", w.base + "..refs/heads/" + w.branch, "--"}));
-          count && count->ok())
-        s.ahead = std::atoi(count->out.c_str());
+    if (s.state == "missing" || s.state == "removed") s.ahead = branch_commits(project, w);
     return s;
   }
   // A FIFO (or a device, a directory...) planted where git expects a file would make the git
-  // calls below wait forever: such a workspace is shown for what it is, and not looked into.
+  // calls below wait forever: such a workspace is shown for what it is, and not looked into
+  // (its branch lives in the repository's refs, out of the workspace's reach: its commits count).
   if (auto hostile = hostile_admin_files(w.git_dir); !hostile.empty()) {
     if (!holder_alive) s.state = "hostile";
     s.problem = describe_hostile(hostile);
     s.dirty = true;
+    s.ahead = branch_commits(project, w);
     return s;
   }
   for (const char* file : {"index", "HEAD", "logs/HEAD"}) {

@@ -10,6 +10,7 @@ two_workspaces_one_fifo() {
   berth new x >/dev/null
   berth new y >/dev/null
   ws=$(berth path "$1")
+  (cd "$ws" && commit_file c.txt committed) # one commit of the agent's
   echo work >"$ws/w.txt"
   admin=$(git -C "$ws" rev-parse --absolute-git-dir)
   rm "$admin/$2"

@@ -10,6 +10,8 @@ out=$(bounded --json list)
 assert_eq "$(jq -r '.[] | select(.name == "x") | .state' <<<"$out")" hostile "x's state"
 assert_contains "$(jq -r '.[] | select(.name == "x") | .problem' <<<"$out")" "$admin/index is a FIFO"
 assert_eq "$(jq -r '.[] | select(.name == "y") | .state' <<<"$out")" ready "y's state"
+# Its branch's commits still count (the branch is out of the workspace's reach), not a false 0.
+assert_eq "$(jq -r '.[] | select(.name == "x") | .ahead' <<<"$out")" 1 "x's commits"
 assert_eq "$(bounded --json status x | jq -r .state)" hostile "status"
 
 # Reads and writes inside it are refused, and change nothing.
