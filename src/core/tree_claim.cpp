@@ -4,6 +4,7 @@
 #include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/registry.hpp"
+#include "core/roots.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
@@ -98,6 +99,9 @@ std::string tree_claim_problem(const Project& project, const std::vector<Workspa
   // most one of them can be right, and berth cannot tell which.
   for (const auto& other : records) {
     if (other.name == w.name) continue;
+    // A record berth does not trust (a path of `/`, say) speaks for nothing: it never makes a
+    // sound workspace's claim doubtful (doctor reports it on its own).
+    if (!record_problem(project, other).empty()) continue;
     std::string a = util::lexically_normal(other.path), b = util::lexically_normal(w.path);
     if (util::is_within(a, b) || util::is_within(b, a) || same_place(other.path, w.path))
       return fmt::format("workspace '{}' is recorded at {} too", other.name, other.path);
@@ -118,7 +122,8 @@ std::string tree_claim_problem(const Project& project, const std::vector<Workspa
     // The tree's .git file naming another workspace's admin dir.
     std::string named = read_gitfile(w.path);
     for (const auto& other : records)
-      if (other.name != w.name && !named.empty() && same_place(other.git_dir, named))
+      if (other.name != w.name && !named.empty() && same_place(other.git_dir, named) &&
+          record_problem(project, other).empty())
         return fmt::format("its .git file names the admin dir of workspace '{}'", other.name);
   }
   // No other worktree of git's may be registered at this tree.
