@@ -1374,6 +1374,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
         continue;
       }
     }
+    check_gitfile(w, repair, report);
     // Submodule links a move of the repository broke (records re-linked by an older berth).
     if (repair == Repair::yes && util::is_directory(w.path))
       for (const auto& path : repair_submodule_links(w))

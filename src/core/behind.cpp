@@ -327,4 +327,34 @@ void check_config(const Project& project, Repair repair, DoctorReport& report) {
   }
 }
 
+void check_gitfile(const Workspace& w, Repair repair, DoctorReport& report) {
+  if (!util::is_directory(w.path) || !util::is_directory(w.git_dir)) return;
+  std::string gitfile = util::join(w.path, ".git");
+  std::string named = read_gitfile(w.path);
+  std::string own = util::real_path(w.git_dir).value_or(w.git_dir);
+  if (!named.empty() && named == own) return;
+  std::string now = named.empty() ? std::string("is not a `gitdir:` file") : "names " + named;
+  Problem p{"gitfile_mismatch", w.name, gitfile,
+            fmt::format("workspace '{}': its .git {}, not its admin dir {}: git run there works on "
+                        "another repository (or fails)",
+                        w.name, now, w.git_dir),
+            "berth doctor --repair (writes it back)"};
+  if (util::is_directory(gitfile) && !util::is_symlink(gitfile)) {
+    p.repair = fmt::format("a repository was made at {}: move it away, then `berth doctor "
+                           "--repair` writes the .git file back",
+                           gitfile);
+    report.problems.push_back(std::move(p));
+    return;
+  }
+  if (repair == Repair::yes) {
+    // The rename replaces whatever is there (a FIFO, a symlink) without opening it.
+    if (util::write_file_atomic(gitfile, "gitdir: " + w.git_dir + "\n")) {
+      report.repaired.push_back(fmt::format(
+          "workspace '{}': its .git file names its admin dir {} again", w.name, w.git_dir));
+      return;
+    }
+  }
+  report.problems.push_back(std::move(p));
+}
+
 } // namespace berth

@@ -18,6 +18,12 @@ namespace berth {
 /// regular file.
 std::string read_admin_file(const std::string& path);
 
+/// doctor: the workspace's `.git` file must name its own admin dir. One replaced (a FIFO, or a
+/// `gitdir:` pointing at the user's repository: a git run there, unsandboxed, would commit to the
+/// user's branch) is `gitfile_mismatch`; --repair writes it back (a directory named `.git` is only
+/// reported).
+void check_gitfile(const Workspace& w, Repair repair, DoctorReport& report);
+
 /// The problem of a workspace whose directory is gone (`directory_missing`: git still has its
 /// worktree; `worktree_missing`: git has none any more), or nullopt. `listed` is git's
 /// `worktree list`.
