@@ -1382,7 +1382,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
             fmt::format("workspace '{}': submodule {} re-linked to its module", w.name, path));
     // Removed or pruned behind berth's back (a live `new` or `discard` is not: it is at work).
     if (held(w) && util::process_alive(w.holder_pid, w.holder_start)) continue;
-    if (auto gone = gone_problem(w, entries)) {
+    if (auto gone = gone_problem(project, w, entries)) {
       report.problems.push_back(*gone);
       // (Not when its whole root is gone: an unmounted disk comes back with the work on it.)
       if (repair == Repair::yes && !util::exists(w.path) &&

@@ -31,13 +31,19 @@ std::string read_admin_file(const std::string& path) {
   return text;
 }
 
-std::optional<Problem> gone_problem(const Workspace& w, const std::vector<WorktreeEntry>& listed) {
+std::optional<Problem> gone_problem(const Project& project, const Workspace& w,
+                                    const std::vector<WorktreeEntry>& listed) {
   bool known = std::any_of(listed.begin(), listed.end(),
                            [&](const WorktreeEntry& e) { return e.path == w.path; });
   bool directory = util::is_directory(w.path);
   if (known && directory) return std::nullopt;
-  std::string fix = "berth discard " + w.name +
-                    " (or `berth doctor --repair`; its committed work is kept in the trash)";
+  // What discard can keep: the branch's commits, if the branch is still there.
+  auto branch =
+      git_status_of(repo_call(project, {"rev-parse", "-q", "--verify", "refs/heads/" + w.branch}));
+  bool kept = branch && branch->ok();
+  std::string fix = "berth discard " + w.name + " (or `berth doctor --repair`; " +
+                    (kept ? "its committed work is kept in the trash)"
+                          : "its branch is gone too: nothing of it is left to keep)");
   if (!known)
     return Problem{"worktree_missing", w.name, w.path,
                    directory

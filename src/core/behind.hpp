@@ -27,7 +27,8 @@ void check_gitfile(const Workspace& w, Repair repair, DoctorReport& report);
 /// The problem of a workspace whose directory is gone (`directory_missing`: git still has its
 /// worktree; `worktree_missing`: git has none any more), or nullopt. `listed` is git's
 /// `worktree list`.
-std::optional<Problem> gone_problem(const Workspace& w, const std::vector<WorktreeEntry>& listed);
+std::optional<Problem> gone_problem(const Project& project, const Workspace& w,
+                                    const std::vector<WorktreeEntry>& listed);
 
 /// doctor --repair, once the project lock is released: discard each named workspace whose
 /// directory is gone (its branch's commits go to the trash as with `berth discard`), moving its

@@ -1112,9 +1112,14 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     }
     if (!present)
       d.warnings.push_back(
-          symlinked ? "the workspace directory had been replaced by a symlink: only its commits "
-                      "were saved"
-                    : "the workspace directory was missing: only its commits were saved");
+          snap->head == w.base && snap->nested.empty()
+              ? std::string(symlinked ? "the workspace directory had been replaced by a symlink"
+                                      : "the workspace directory was missing") +
+                    " and no commit of its own was found (its branch gone, or never moved): "
+                    "nothing was saved"
+          : symlinked ? "the workspace directory had been replaced by a symlink: only its commits "
+                        "were saved"
+                      : "the workspace directory was missing: only its commits were saved");
   }
   if (ignored.valid()) std::tie(d.ignored_files, d.ignored_bytes) = ignored.get();
 

@@ -53,3 +53,16 @@ for how in ff prune unlocked rm; do
 done
 ws=$(berth restore x-prune)
 assert_eq "$(cat "$ws/prune.txt")" "committed by prune"
+
+# Worktree removed and its branch deleted too: nothing of it is left to keep, and neither doctor
+# nor discard claims otherwise.
+ws=$(berth new both)
+(cd "$ws" && commit_file both.txt "committed")
+git worktree remove -ff "$ws"
+git branch -D berth/both >/dev/null
+report=$(not 1 berth --json doctor)
+assert_contains "$(jq -r '.problems[] | select(.name == "both") | .repair' <<<"$report")" \
+  "its branch is gone too"
+json=$(berth --json discard both 2>/dev/null)
+assert_contains "$(jq -r '.warnings | join(" ")' <<<"$json")" "nothing was saved"
+berth new both >/dev/null
