@@ -147,11 +147,7 @@ void scan_modules(const std::string& git_dir, int depth, int& budget,
 std::string module_head_from_reflog(const std::string& module) {
   auto log = util::read_file(util::join(module, "logs/HEAD"));
   if (!log) return {};
-  std::string text = *log;
-  while (!text.empty() && text.back() == '\n')
-    text.pop_back();
-  std::size_t start = text.rfind('\n');
-  std::string line = start == std::string::npos ? text : text.substr(start + 1);
+  std::string line = last_line(*log);
   std::size_t sp1 = line.find(' ');
   if (sp1 == std::string::npos) return {};
   std::size_t sp2 = line.find(' ', sp1 + 1);
@@ -159,6 +155,26 @@ std::string module_head_from_reflog(const std::string& module) {
       line.substr(sp1 + 1, sp2 == std::string::npos ? std::string::npos : sp2 - sp1 - 1);
   if (id.size() < 40 || id.find_first_not_of("0123456789abcdef") != std::string::npos) return {};
   return id;
+}
+
+// The branch the reflog's last "checkout: moving from A to B" went to, when B is a name git
+// would take for a branch (no spaces, no ".."); "" otherwise.
+std::string module_branch_from_reflog(const std::string& module) {
+  auto log = util::read_file(util::join(module, "logs/HEAD"));
+  if (!log) return {};
+  constexpr std::string_view mark = "\tcheckout: moving from ";
+  std::size_t at = log->rfind(mark);
+  if (at == std::string::npos) return {};
+  std::size_t eol = log->find('\n', at);
+  std::string message = log->substr(
+      at + mark.size(), eol == std::string::npos ? std::string::npos : eol - at - mark.size());
+  std::size_t to = message.rfind(" to ");
+  if (to == std::string::npos) return {};
+  std::string name = message.substr(to + 4);
+  if (name.empty() || name.find_first_of(" \t:~^?*[\\") != std::string::npos ||
+      name.find("..") != std::string::npos || name[0] == '-')
+    return {};
+  return name;
 }
 
 // What git needs in a submodule's git dir after its hostile entries went aside: HEAD (detached
@@ -182,14 +198,26 @@ Result<void> repair_module(const std::string& module, const std::vector<HostileF
     if (auto written = util::write_file_atomic(util::join(module, "HEAD"), head + "\n"); !written)
       return fail(ErrorCode::hostile_file,
                   fmt::format("cannot rewrite {}/HEAD: {}", module, written.error()));
+    // On a branch the reflog last checked out, and that branch is still at that commit: put HEAD
+    // back on it (git would otherwise show the submodule's work as detached).
+    std::string branch = module_branch_from_reflog(module);
+    GitCall tip;
+    tip.args = {"--git-dir=" + module, "rev-parse", "--verify", "-q", "refs/heads/" + branch};
+    tip.cwd = module;
+    if (!branch.empty())
+      if (auto at = git_status_of(tip); at && at->exit_code == 0 && chomp(at->out) == head)
+        (void)util::write_file_atomic(util::join(module, "HEAD"),
+                                      "ref: refs/heads/" + branch + "\n");
   }
   if (was_moved("index")) {
     GitCall read_tree;
-    read_tree.args = {"--git-dir=" + module, "read-tree", "HEAD"};
+    // The module's config is the workspace's to write: no fsmonitor hook it names is run.
+    read_tree.args = {"--git-dir=" + module, "-c", "core.fsmonitor=false", "read-tree", "HEAD"};
     read_tree.cwd = module;
     BERTH_TRY(git(read_tree));
     GitCall refresh = read_tree;
-    refresh.args = {"--git-dir=" + module, "update-index", "-q", "--refresh"};
+    refresh.args = {"--git-dir=" + module, "-c", "core.fsmonitor=false",
+                    "update-index",        "-q", "--refresh"};
     (void)git_status_of(refresh);
   }
   return {};

@@ -2,14 +2,15 @@
 # git keeps a worktree's submodules) with a FIFO: git would wait on it in every status, diff and
 # discard of the workspace. berth treats it as it treats the admin dir's own files: list and
 # status say hostile, diff and commit refuse (nothing changed), doctor reports it and --repair
-# moves it aside and rebuilds what git needs (HEAD, index), the end of a run repairs it with a
-# warning, and discard then restore give the work back.
+# moves it aside and rebuilds what git needs (HEAD, on the branch it was on, and the index), the
+# end of a run repairs it with a warning, and discard then restore give the work back.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/hostile_helpers.sh"
 make_repo_with_submodule
 ws=$(berth new w)
 echo work >"$ws/w.txt"
-(cd "$ws/third_party/x" && echo sub >sub.txt && git add sub.txt && git commit -qm 'sub work')
+(cd "$ws/third_party/x" && git checkout -q -b agent && echo sub >sub.txt && git add sub.txt &&
+  git commit -qm 'sub work')
 sub_tip=$(git -C "$ws/third_party/x" rev-parse HEAD)
 module=$(git -C "$ws/third_party/x" rev-parse --absolute-git-dir)
 admin=$(git -C "$ws" rev-parse --absolute-git-dir)
@@ -47,6 +48,7 @@ bounded run w -- sh -c "$plant" sh "$module" 2>"$T/run.err"
 assert_contains "$(cat "$T/run.err")" "moved aside"
 [[ -f $module/HEAD ]]
 assert_eq "$(timeout 20 git -C "$ws/third_party/x" rev-parse HEAD)" "$sub_tip" "submodule HEAD back"
+assert_eq "$(timeout 20 git -C "$ws/third_party/x" symbolic-ref HEAD)" refs/heads/agent "on its branch"
 
 # Planted again: discard works (bounded by a short git timeout), restore brings the work back.
 rm "$module/HEAD"
