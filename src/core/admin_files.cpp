@@ -61,8 +61,12 @@ void scan(const std::string& root, const std::string& rel, int depth, int& budge
     if (name == "." || name == "..") continue;
     if (--budget < 0) break;
     std::string sub = rel.empty() ? name : rel + "/" + name;
-    // Submodules' own repositories (large, and git's business) and what berth moved aside.
+    // Submodules' git dirs (walked by scan_modules) and what berth moved aside. A submodule's
+    // object store is large and read by git only when asked for an object: its top level, info
+    // and pack (alternates, pack indexes: what every git call opens) are looked at, not the
+    // loose objects.
     if (rel.empty() && (name == "modules" || name.rfind(kAsidePrefix, 0) == 0)) continue;
+    bool in_objects = rel == "objects";
     struct stat st;
     if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
     std::string path = util::join(root, sub);
@@ -73,6 +77,8 @@ void scan(const std::string& root, const std::string& rel, int depth, int& budge
     if (S_ISDIR(st.st_mode)) {
       if (known_files().count(sub))
         out.push_back({path, "a directory"});
+      else if (in_objects && name != "info" && name != "pack")
+        continue;
       else if (depth < kMaxDepth)
         scan(root, sub, depth + 1, budget, out);
       continue;
@@ -82,12 +88,148 @@ void scan(const std::string& root, const std::string& rel, int depth, int& budge
   ::closedir(d);
 }
 
+// Whether `dir` (under a modules/ folder) is a submodule's git dir, rather than a folder of a
+// submodule name with slashes in it ("modules/a/b"): git's own test, a HEAD of any kind or an
+// object store there. lstat only.
+bool is_module_dir(const std::string& dir) {
+  struct stat st;
+  return ::lstat(util::join(dir, "HEAD").c_str(), &st) == 0 ||
+         ::lstat(util::join(dir, "objects").c_str(), &st) == 0;
+}
+
+// The submodules' git dirs under `<git_dir>/modules/` (git keeps a worktree's own there:
+// `<admin>/modules/<name>`, nested ones in `modules/<name>/modules/<name2>`): each is scanned
+// like an admin dir. `modules` itself, or a folder on the way, that is not a directory is hostile.
+void scan_modules(const std::string& git_dir, int depth, int& budget,
+                  std::vector<HostileFile>& out) {
+  std::string modules = util::join(git_dir, "modules");
+  struct stat st;
+  if (::lstat(modules.c_str(), &st) != 0) return;
+  if (!S_ISDIR(st.st_mode)) {
+    out.push_back({modules, kind_of(st.st_mode)});
+    return;
+  }
+  // Depth-first over the folders under modules/: a module dir is scanned (and its own modules/
+  // walked), any other folder is a part of a name.
+  std::vector<std::pair<std::string, int>> todo{{modules, depth}};
+  while (!todo.empty() && budget > 0) {
+    auto [dir, level] = todo.back();
+    todo.pop_back();
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) continue;
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == ".." || name.rfind(kAsidePrefix, 0) == 0) continue;
+      if (--budget < 0) break;
+      std::string path = util::join(dir, name);
+      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      if (!S_ISDIR(st.st_mode)) {
+        if (!S_ISREG(st.st_mode)) out.push_back({path, kind_of(st.st_mode)});
+        continue;
+      }
+      if (level >= kMaxDepth) continue;
+      if (is_module_dir(path)) {
+        std::size_t before = out.size();
+        scan(path, "", 0, budget, out);
+        for (std::size_t i = before; i < out.size(); ++i)
+          out[i].module = path;
+        scan_modules(path, level + 1, budget, out);
+      } else {
+        todo.push_back({path, level + 1});
+      }
+    }
+    ::closedir(d);
+  }
+}
+
+// The commit a submodule's HEAD was at, from its reflog (`<module>/logs/HEAD`, last line's new
+// id): git keeps a submodule detached there. "" when there is no readable reflog.
+std::string module_head_from_reflog(const std::string& module) {
+  auto log = util::read_file(util::join(module, "logs/HEAD"));
+  if (!log) return {};
+  std::string line = last_line(*log);
+  std::size_t sp1 = line.find(' ');
+  if (sp1 == std::string::npos) return {};
+  std::size_t sp2 = line.find(' ', sp1 + 1);
+  std::string id =
+      line.substr(sp1 + 1, sp2 == std::string::npos ? std::string::npos : sp2 - sp1 - 1);
+  if (id.size() < 40 || id.find_first_not_of("0123456789abcdef") != std::string::npos) return {};
+  return id;
+}
+
+// The branch the reflog's last "checkout: moving from A to B" went to, when B is a name git
+// would take for a branch (no spaces, no ".."); "" otherwise.
+std::string module_branch_from_reflog(const std::string& module) {
+  auto log = util::read_file(util::join(module, "logs/HEAD"));
+  if (!log) return {};
+  constexpr std::string_view mark = "\tcheckout: moving from ";
+  std::size_t at = log->rfind(mark);
+  if (at == std::string::npos) return {};
+  std::size_t eol = log->find('\n', at);
+  std::string message = log->substr(
+      at + mark.size(), eol == std::string::npos ? std::string::npos : eol - at - mark.size());
+  std::size_t to = message.rfind(" to ");
+  if (to == std::string::npos) return {};
+  std::string name = message.substr(to + 4);
+  if (name.empty() || name.find_first_of(" \t:~^?*[\\") != std::string::npos ||
+      name.find("..") != std::string::npos || name[0] == '-')
+    return {};
+  return name;
+}
+
+// What git needs in a submodule's git dir after its hostile entries went aside: HEAD (detached
+// at the commit its reflog last names) and the index (rebuilt from HEAD, refreshed against the
+// submodule's files through its core.worktree).
+Result<void> repair_module(const std::string& module, const std::vector<HostileFile>& moved) {
+  auto was_moved = [&](const char* rel) {
+    std::string path = util::join(module, rel);
+    for (const auto& f : moved)
+      if (f.path == path) return true;
+    return false;
+  };
+  if (was_moved("HEAD")) {
+    std::string head = module_head_from_reflog(module);
+    if (head.empty())
+      return fail(ErrorCode::hostile_file,
+                  fmt::format("cannot put back the HEAD of the submodule git dir {}: it has no "
+                              "reflog to take it from",
+                              module),
+                  fmt::format("write the submodule's commit into {}/HEAD by hand", module));
+    if (auto written = util::write_file_atomic(util::join(module, "HEAD"), head + "\n"); !written)
+      return fail(ErrorCode::hostile_file,
+                  fmt::format("cannot rewrite {}/HEAD: {}", module, written.error()));
+    // On a branch the reflog last checked out, and that branch is still at that commit: put HEAD
+    // back on it (git would otherwise show the submodule's work as detached).
+    std::string branch = module_branch_from_reflog(module);
+    GitCall tip;
+    tip.args = {"--git-dir=" + module, "rev-parse", "--verify", "-q", "refs/heads/" + branch};
+    tip.cwd = module;
+    if (!branch.empty())
+      if (auto at = git_status_of(tip); at && at->exit_code == 0 && chomp(at->out) == head)
+        (void)util::write_file_atomic(util::join(module, "HEAD"),
+                                      "ref: refs/heads/" + branch + "\n");
+  }
+  if (was_moved("index")) {
+    GitCall read_tree;
+    // The module's config is the workspace's to write: no fsmonitor hook it names is run.
+    read_tree.args = {"--git-dir=" + module, "-c", "core.fsmonitor=false", "read-tree", "HEAD"};
+    read_tree.cwd = module;
+    BERTH_TRY(git(read_tree));
+    GitCall refresh = read_tree;
+    refresh.args = {"--git-dir=" + module, "-c", "core.fsmonitor=false",
+                    "update-index",        "-q", "--refresh"};
+    (void)git_status_of(refresh);
+  }
+  return {};
+}
+
 } // namespace
 
 std::vector<HostileFile> hostile_admin_files(const std::string& git_dir) {
   std::vector<HostileFile> out;
   int budget = kMaxEntries;
   scan(git_dir, "", 0, budget, out);
+  scan_modules(git_dir, 0, budget, out);
   return out;
 }
 
@@ -117,9 +259,11 @@ Result<void> refuse_hostile_admin(const Workspace& w) {
   return tl::unexpected(std::move(error));
 }
 
-Result<std::vector<std::string>> move_hostile_aside(const std::string& git_dir) {
+namespace {
+// Move `files` (all under `git_dir`) into a fresh berth-aside folder of `git_dir`.
+Result<std::vector<std::string>> move_aside(const std::string& git_dir,
+                                            const std::vector<HostileFile>& files) {
   std::vector<std::string> moved;
-  auto files = hostile_admin_files(git_dir);
   if (files.empty()) return moved;
   // A fresh folder per repair: whatever sits under an older name is never written through.
   std::string aside = util::join(git_dir, fmt::format("{}-{}-{}", kAsidePrefix,
@@ -143,6 +287,19 @@ Result<std::vector<std::string>> move_hostile_aside(const std::string& git_dir) 
     moved.push_back(fmt::format("{} ({}) moved aside to {}", f.path, f.kind, to));
   }
   return moved;
+}
+
+// The hostile entries of the submodules' git dirs of the main checkout (<common>/modules/).
+std::vector<HostileFile> hostile_main_modules(const std::string& common_dir) {
+  std::vector<HostileFile> out;
+  int budget = kMaxEntries;
+  scan_modules(common_dir, 0, budget, out);
+  return out;
+}
+} // namespace
+
+Result<std::vector<std::string>> move_hostile_aside(const std::string& git_dir) {
+  return move_aside(git_dir, hostile_admin_files(git_dir));
 }
 
 Result<std::vector<std::string>> repair_admin_files(const Workspace& w, const std::string& head) {
@@ -169,6 +326,12 @@ Result<std::vector<std::string>> repair_admin_files(const Workspace& w, const st
   BERTH_TRY(put("commondir", "../..\n"));
   BERTH_TRY(put("gitdir", util::join(w.path, ".git") + "\n"));
   BERTH_TRY(put("locked", idle_lock_reason(w)));
+  // The submodules' git dirs, each once (git reads them before the worktree's own index).
+  std::set<std::string> modules;
+  for (const auto& f : files)
+    if (!f.module.empty()) modules.insert(f.module);
+  for (const auto& module : modules)
+    BERTH_TRY(repair_module(module, files));
   // The index: rebuilt from HEAD, then refreshed against the files (which are all still there;
   // only what was staged and not committed is lost, and it was lost when the index was replaced).
   if (was_moved("index")) {
@@ -246,6 +409,34 @@ void doctor_admin_files(const Project& project, const std::vector<Workspace>& re
     for (const auto& m : *moved)
       report.repaired.push_back(fmt::format("{}: {}", who, m));
   }
+  // The main checkout's own submodules (<common>/modules/): only an unconfined command can plant
+  // there, but the user's git, and accept's look at their tree, would wait on it all the same.
+  std::string common = project.common_dir();
+  auto files = hostile_main_modules(common);
+  if (files.empty()) return;
+  std::string who = "the main checkout's submodules";
+  if (repair == Repair::no) {
+    report.problems.push_back(
+        {"hostile_file", "", util::join(common, "modules"),
+         fmt::format("{}: {} (git would wait on it forever)", who, describe_hostile(files)),
+         "berth doctor --repair (moves it aside)"});
+    return;
+  }
+  auto moved = move_aside(common, files);
+  std::set<std::string> modules;
+  for (const auto& f : files)
+    modules.insert(f.module);
+  Result<void> fixed;
+  for (const auto& module : modules)
+    if (fixed && !module.empty()) fixed = repair_module(module, files);
+  if (!moved || !fixed) {
+    const Error& e = !moved ? moved.error() : fixed.error();
+    report.problems.push_back({"hostile_file", "", util::join(common, "modules"),
+                               fmt::format("{}: {}", who, e.message), e.hint});
+    return;
+  }
+  for (const auto& m : *moved)
+    report.repaired.push_back(fmt::format("{}: {}", who, m));
 }
 
 } // namespace berth

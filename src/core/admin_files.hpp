@@ -17,10 +17,12 @@ namespace berth {
 struct HostileFile {
   std::string path; ///< absolute path of the entry
   std::string kind; ///< what it is: "a FIFO", "a socket", "a device", "a symlink", "a directory"
+  std::string module = {}; ///< the submodule git dir (under `<admin>/modules/`) it is in, or ""
 };
 
 /// The entries of the admin dir `git_dir` that git would read but that are not regular files
-/// (or, for `logs` and `refs`, not directories). A readdir and a few lstat calls, no open.
+/// (or, for `logs` and `refs`, not directories), there and in each submodule git dir under its
+/// `modules/` (nested ones too). readdir and fstatat calls, no open.
 std::vector<HostileFile> hostile_admin_files(const std::string& git_dir);
 
 /// Error{hostile_file} naming the first of them, when the workspace's admin dir has any.
