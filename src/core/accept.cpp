@@ -1336,6 +1336,8 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   };
   append(interrupted);
   append(interrupted_ops(project));
+  // The repository's ref locks first: deleting an orphan branch needs packed-refs.lock free.
+  append(stale_repo_locks(project, repair, report.repaired));
   append(orphan_branches(project, records, repair, report.repaired));
   append(stale_locks(records, repair, report.repaired));
   append(stale_temp_files(project, repair, report.repaired));

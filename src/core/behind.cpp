@@ -185,7 +185,28 @@ void check_trash(const Project& project, Repair repair, DoctorReport& report) {
     bool damaged = s.state == "damaged";
     if (repair == Repair::yes) {
       std::string moved;
-      if (damaged) {
+      std::string rest = s.ref.substr(std::string_view("refs/berth/trash/").size());
+      // Its commit still there: what is left of it (its files but the missing ones, its intact
+      // parents) stays referenced under refs/berth/damaged/, out of restore's way. The damaged
+      // commit itself is not kept by a ref: one reaching a missing object makes `git gc` fail.
+      size_t missing = 0;
+      std::string salvaged = damaged ? salvage_snapshot(project, s.commit, &missing) : "";
+      std::string kept_as = "refs/berth/damaged/" + rest;
+      if (!salvaged.empty()) {
+        std::string text = util::read_file(ledger).value_or("");
+        text += fmt::format("{} {} {} (what is left: {} {})\n", s.ref, s.commit, s.problem, kept_as,
+                            salvaged);
+        auto made = git_status_of(repo_call(
+            project, {"update-ref", "-m", "berth doctor: what is left of a damaged snapshot",
+                      kept_as, salvaged, ""}));
+        if (made && made->ok() && util::write_file_atomic(ledger, text) &&
+            git_status_of(repo_call(project, {"update-ref", "-d", s.ref, s.commit}))
+                .map([](const util::ProcessResult& r) { return r.ok(); })
+                .value_or(false))
+          moved = fmt::format("what is left of it kept as {} ({} missing file(s) left out; the "
+                              "damaged commit's id is in {})",
+                              kept_as, missing, ledger);
+      } else if (damaged) {
         // Out of refs/ (git will not even write a ref to a missing object), its id kept.
         std::string text = util::read_file(ledger).value_or("");
         text += fmt::format("{} {} {}\n", s.ref, s.commit, s.problem);
@@ -197,8 +218,7 @@ void check_trash(const Project& project, Repair repair, DoctorReport& report) {
                               "{} {}` puts it back)",
                               ledger, s.ref, s.commit);
       } else {
-        std::string aside =
-            "refs/berth/invalid/" + s.ref.substr(std::string_view("refs/berth/trash/").size());
+        std::string aside = "refs/berth/invalid/" + rest;
         auto made = git_status_of(repo_call(
             project, {"update-ref", "-m", "berth doctor: not a snapshot", aside, s.commit, ""}));
         if (made && made->ok() &&
@@ -215,8 +235,10 @@ void check_trash(const Project& project, Repair repair, DoctorReport& report) {
     report.problems.push_back(
         {damaged ? "trash_damaged" : "trash_invalid", s.name, s.ref,
          fmt::format("trash snapshot {} cannot be restored: {}", s.ref, s.problem),
-         damaged ? "berth doctor --repair (moves it out of refs/, keeping its id in "
-                   "<git-common-dir>/berth/trash-damaged)"
+         damaged ? "berth doctor --repair (keeps what is left of it as refs/berth/damaged/" +
+                       s.ref.substr(std::string_view("refs/berth/trash/").size()) +
+                       ", or, its commit gone, moves it out of refs/; its id goes to "
+                       "<git-common-dir>/berth/trash-damaged)"
                  : "berth doctor --repair (moves it to refs/berth/invalid/)"});
   }
 }

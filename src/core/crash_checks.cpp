@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <dirent.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -72,23 +73,34 @@ std::vector<Problem> orphan_branches(const Project& project, const std::vector<W
     if (recorded.count(ref) || !fields[i + 2].empty()) continue;
     std::string branch = ref.substr(std::string("refs/heads/").size());
     std::string name = branch.substr(std::string("berth/").size());
-    if (repair == Repair::yes && kept_in_trash(project, name, tip)) {
-      auto deleted = git_status_of(repo_call(project, {"update-ref", "-d", ref, tip}));
+    bool trashed = kept_in_trash(project, name, tip);
+    if (repair == Repair::yes && trashed) {
+      GitCall del = repo_call(project, {"update-ref", "-d", ref, tip});
+      auto deleted = git_status_of(del);
       if (deleted && deleted->ok()) {
         repaired.push_back(fmt::format(
             "deleted branch {} left by an interrupted discard (its commits are in the trash)",
             branch));
         continue;
       }
+      // Say what is in the way (a lock a live git holds, or one too young to judge) rather than
+      // send the user to `git branch -D`, which fails the same way.
+      Error why = deleted ? git_error(del, *deleted) : deleted.error();
+      problems.push_back(
+          {why.code == ErrorCode::index_lock ? "stale_lock" : "orphan_branch", name,
+           why.paths.empty() ? std::string() : why.paths.front(),
+           fmt::format("branch {} belongs to no workspace and could not be deleted: {}", branch,
+                       why.message),
+           why.hint.empty() ? "run `berth doctor --repair` again" : why.hint});
+      continue;
     }
-    bool trashed = repair == Repair::yes || kept_in_trash(project, name, tip);
     problems.push_back(
         {"orphan_branch", name, "",
          fmt::format("branch {} belongs to no workspace{}: `berth new {}` and `berth restore {}` "
                      "refuse the name while it exists",
                      branch, trashed ? "" : " and holds commits the trash does not keep", name,
                      name),
-         trashed && repair == Repair::no
+         trashed
              ? "berth doctor --repair (deletes it: its commits are in the trash)"
              : fmt::format("keep its commits under another name (git branch -m {} NEW) or delete "
                            "it (git branch -D {})",
@@ -97,6 +109,30 @@ std::vector<Problem> orphan_branches(const Project& project, const std::vector<W
   return problems;
 }
 
+namespace {
+
+// A git at work holds its lock open from creation to rename; a lock `min_age` old that nobody
+// holds open is a dead git's. (The age covers git's close-then-rename.)
+bool lock_is_stale(const std::string& lock, int min_age) {
+  struct stat st;
+  if (::lstat(lock.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  return st.st_mtime + min_age <= ::time(nullptr) && !util::file_held_open(lock);
+}
+
+// The `*.lock` files under `dir`, at any depth (a berth name may hold slashes).
+void locks_under(const std::string& dir, std::vector<std::string>& found) {
+  std::error_code ec;
+  auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+  for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string path = it->path().string();
+    if (path.size() > 5 && path.compare(path.size() - 5, 5, ".lock") == 0 &&
+        it->is_regular_file(ec))
+      found.push_back(path);
+  }
+}
+
+} // namespace
+
 std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair repair,
                                  std::vector<std::string>& repaired, int min_age) {
   std::vector<Problem> problems;
@@ -104,11 +140,7 @@ std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair r
     if (w.git_dir.empty()) continue;
     for (const char* leaf : {"index.lock", "HEAD.lock"}) {
       std::string lock = util::join(w.git_dir, leaf);
-      struct stat st;
-      if (::lstat(lock.c_str(), &st) != 0) continue;
-      // A git at work holds its lock open from creation to rename; a lock `min_age` old that
-      // nobody holds open is a dead git's. (The age covers git's close-then-rename.)
-      if (st.st_mtime + min_age > ::time(nullptr) || util::file_held_open(lock)) continue;
+      if (!lock_is_stale(lock, min_age)) continue;
       if (repair == Repair::yes && ::unlink(lock.c_str()) == 0) {
         repaired.push_back(
             fmt::format("workspace '{}': removed {} left by a git that died", w.name, lock));
@@ -121,6 +153,30 @@ std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair r
                        w.name, lock),
            "berth doctor --repair (deletes it: no process holds it)"});
     }
+  }
+  return problems;
+}
+
+std::vector<Problem> stale_repo_locks(const Project& project, Repair repair,
+                                      std::vector<std::string>& repaired, int min_age) {
+  // Only the locks of what berth writes in the shared repository: packed-refs (every ref
+  // deletion rewrites it) and the refs of berth's branches and trash. The user's own locks (the
+  // main index.lock, their branches') are theirs to judge.
+  std::vector<std::string> locks{util::join(project.common_dir(), "packed-refs.lock")};
+  locks_under(util::join(project.common_dir(), "refs/heads/berth"), locks);
+  locks_under(util::join(project.common_dir(), "refs/berth"), locks);
+  std::vector<Problem> problems;
+  for (const auto& lock : locks) {
+    if (!lock_is_stale(lock, min_age)) continue;
+    if (repair == Repair::yes && ::unlink(lock.c_str()) == 0) {
+      repaired.push_back(fmt::format("removed {} left by a git that died", lock));
+      continue;
+    }
+    problems.push_back({"stale_lock", "", lock,
+                        fmt::format("{} is left by a git that died; berth cannot create, delete "
+                                    "or move a branch or trash snapshot until it goes",
+                                    lock),
+                        "berth doctor --repair (deletes it: no process holds it)"});
   }
   return problems;
 }

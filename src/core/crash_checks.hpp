@@ -33,6 +33,13 @@ std::vector<Problem> orphan_branches(const Project& project, const std::vector<W
 std::vector<Problem> stale_locks(const std::vector<Workspace>& records, Repair repair,
                                  std::vector<std::string>& repaired, int min_age = 1);
 
+/// Stale lock files of the shared repository that berth's own writes need: packed-refs.lock and
+/// the `*.lock` files under refs/heads/berth/ and refs/berth/ (a git killed while deleting a
+/// branch or moving a snapshot left them; every later ref write fails). Same test and `min_age`
+/// as stale_locks. Deleted by repair.
+std::vector<Problem> stale_repo_locks(const Project& project, Repair repair,
+                                      std::vector<std::string>& repaired, int min_age = 1);
+
 /// Temporary files berth's writers left in `<common>/berth/tmp` when killed (their writer is
 /// dead). Deleted by repair and by the next command.
 std::vector<Problem> stale_temp_files(const Project& project, Repair repair,

@@ -265,6 +265,74 @@ bool snapshot_complete(const Project& project, const std::string& commit,
   return incomplete(check, checked);
 }
 
+std::string salvage_snapshot(const Project& project, const std::string& commit,
+                             size_t* missing_files) {
+  auto listed = git_status_of(repo_call(project, {"ls-tree", "-r", "-z", "--full-tree", commit}));
+  if (!listed || !listed->ok()) return {};
+  // "<mode> <type> <oid>\t<path>"
+  std::vector<std::string> entries;
+  GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
+  for (auto& e : split_z(listed->out)) {
+    auto tab = e.find('\t');
+    size_t hex = project.null_oid().size(); // 40 or 64 (sha256)
+    if (e.empty() || tab == std::string::npos || tab <= hex) continue;
+    check.input += e.substr(tab - hex, hex) + "\n";
+    entries.push_back(std::move(e));
+  }
+  auto checked = git_status_of(check);
+  if (!checked || !checked->ok()) return {};
+  auto lines = split_lines(checked->out);
+  if (lines.size() != entries.size()) return {};
+  std::string info, trailers;
+  size_t missing = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const std::string& e = entries[i];
+    bool blob = e.find(" blob ") != std::string::npos && e.find(" blob ") < e.find('\t');
+    if (blob && lines[i].find(" missing") != std::string::npos) {
+      ++missing;
+      trailers += "Berth-Missing: " + e.substr(e.find('\t') + 1) + "\n";
+      continue;
+    }
+    info += e + '\0';
+  }
+  std::string dir = util::join(project.berth_dir(), "tmp");
+  (void)util::make_dirs(dir);
+  std::string index = util::join(dir, fmt::format("salvage-index.{}", ::getpid()));
+  GitCall fill = repo_call(project, {"update-index", "--add", "-z", "--index-info"});
+  fill.env["GIT_INDEX_FILE"] = index;
+  fill.input = info;
+  GitCall write = repo_call(project, {"write-tree"});
+  write.env["GIT_INDEX_FILE"] = index;
+  auto filled = git_status_of(fill);
+  auto tree = filled && filled->ok() ? git_status_of(write) : filled;
+  ::unlink(index.c_str());
+  if (!tree || !tree->ok()) return {};
+  auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", commit}));
+  auto parents = git_status_of(repo_call(project, {"rev-parse", commit + "^@"}));
+  if (!message || !message->ok() || !parents || !parents->ok()) return {};
+  std::vector<std::string> args{"commit-tree", chomp(tree->out)};
+  for (const auto& p : split_lines(parents->out)) {
+    // Its own part of history (what no branch, tag or remote keeps) all there: kept.
+    auto walk = git_status_of(repo_call(project, {"rev-list", "--objects", "--missing=print", p,
+                                                  "--not", "--branches", "--tags", "--remotes"}));
+    if (!walk || !walk->ok() || walk->out.find("\n?") != std::string::npos ||
+        walk->out.rfind("?", 0) == 0)
+      continue;
+    args.push_back("-p");
+    args.push_back(p);
+  }
+  GitCall made = repo_call(project, args);
+  made.env = berth_identity();
+  std::string text = message->out;
+  while (!text.empty() && text.back() == '\n')
+    text.pop_back();
+  made.input = text + "\nBerth-Salvaged-From: " + commit + "\n" + trailers;
+  auto out = git_status_of(made);
+  if (!out || !out->ok()) return {};
+  if (missing_files) *missing_files = missing;
+  return chomp(out->out);
+}
+
 bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
   std::string ref = aside_snapshot_ref(aside_path);
   if (ref.empty()) return false;

@@ -49,6 +49,14 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref);
 /// True only when the snapshot is now known to hold the whole tree (it matched the full look, or
 /// was completed from it): only then may a caller that must be sure (`doctor --repair`) delete it.
 bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files);
+
+/// What is left of a damaged snapshot whose commit is still there: a new commit of its tree with
+/// the entries whose blobs are missing left out (named in `Berth-Missing:` trailers), on those of
+/// its parents that reach no missing object, with its message. "" when its trees cannot be read.
+/// (A ref to a commit that reaches a missing object makes `git gc` fail; this one does not.)
+std::string salvage_snapshot(const Project& project, const std::string& commit,
+                             size_t* missing_files);
+
 /// The trash ref a tree moved aside belongs to (from its name); "" when the name is not one.
 std::string aside_snapshot_ref(const std::string& aside_path);
 /// Whether every object the snapshot `commit` added is in the object store: the commit, its

@@ -1,0 +1,41 @@
+# A snapshot that lost one file's content (its commit still there): `berth doctor` reports it
+# (trash_damaged), also after an earlier `--repair` verified the trash; `restore` fails with
+# snapshot_damaged and changes nothing. `--repair` never drops what is left: a commit of its other
+# files, on its intact parents (the workspace's commits), is kept as refs/berth/damaged/...,
+# which `git gc --prune=now` keeps and does not trip on; the trash and doctor are clean after.
+. "$(dirname "$0")/common.sh"
+make_repo app
+loose() { echo ".git/objects/${1:0:2}/${1:2}"; } # objects are loose: nothing was packed
+ws=$(berth new w)
+echo c >>"$ws/README.md"
+berth commit w -m "valuable commit" >/dev/null
+echo keep >"$ws/keep.txt"
+echo "gone $RANDOM" >"$ws/gone.txt"
+berth discard w >/dev/null 2>&1
+sleep 1
+berth doctor --repair >/dev/null || true # settles the discarded tree: the trash is verified
+ref=$(git for-each-ref --format='%(refname)' refs/berth/trash/w/)
+rm "$(loose "$(git rev-parse "$ref:gone.txt")")"
+
+report=$(not 1 berth --json doctor)
+assert_eq "$(jq -r '[.problems[] | select(.code == "trash_damaged")][0].path' <<<"$report")" "$ref"
+before=$(fingerprint)
+expect_error snapshot_damaged 1 berth --json restore w >/dev/null
+assert_unchanged "$before"
+
+berth doctor --repair >/dev/null || true
+rest=${ref#refs/berth/trash/}
+kept=$(git rev-parse --verify -q "refs/berth/damaged/$rest")
+not 1 git rev-parse --verify -q "$ref" >/dev/null
+assert_eq "$(git show "$kept:keep.txt")" keep
+assert_contains "$(git log -1 --format=%B "$kept")" "Berth-Missing: gone.txt"
+assert_contains "$(git log --format=%s "$kept")" "valuable commit"
+assert_contains "$(cat .git/berth/trash-damaged)" "refs/berth/damaged/$rest"
+git gc -q --prune=now # works, and keeps what is left
+assert_eq "$(git show "$kept:keep.txt")" keep
+assert_contains "$(git log --format=%s "$kept")" "valuable commit"
+# Out of restore's way, and not reported again.
+assert_eq "$(berth --json restore --list | jq length)" 0
+report=$(berth --json doctor || true)
+assert_eq "$(jq '[.problems[] | select(.code | startswith("trash_damaged", "trash_invalid"))] | length' \
+  <<<"$report")" 0
