@@ -96,8 +96,8 @@ workspace_state() {
   [[ -n $path ]] && dir=yes
   if [[ $state =~ ^(ready|landed)$ && $branch == yes && $dir == yes ]]; then
     echo whole
-  elif [[ $state == none && $branch == no && $dir == no ]] &&
-    ! git worktree list --porcelain | grep -qx "branch refs/heads/berth/$name"; then
+  elif [[ $state == none && $branch == no && $dir == no &&
+    -z $(git worktree list --porcelain | grep -x "branch refs/heads/berth/$name") ]]; then
     echo gone
   else
     echo "between: record $state, branch $branch, directory $dir"
