@@ -298,6 +298,15 @@ tree_digest() {
 # repository at DIR (default: here): refs, worktrees (and their locks), the local config,
 # info/exclude, berth's registry, the workspace folders on disk, and for a non-bare repository
 # the index, the status and a digest of every work-tree file. Compare with assert_unchanged.
+# small_disk SIZE: a tmpfs of SIZE (e.g. 8m) mounted at $T/disk, to run out of space on purpose
+# (root only: the test is skipped otherwise); unmounted before the cleanup deletes $T.
+small_disk() {
+  [[ $(id -u) == 0 ]] || skip "mounting a small tmpfs needs root"
+  mkdir -p "$T/disk"
+  mount -t tmpfs -o size="$1" tmpfs "$T/disk" 2>/dev/null || skip "cannot mount a tmpfs here"
+  trap 'status=$?; cd /; umount -l "$T/disk" 2>/dev/null || true; cleanup $status' EXIT
+}
+
 fingerprint() {
   local dir=${1:-.}
   (

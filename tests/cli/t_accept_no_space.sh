@@ -5,11 +5,7 @@
 # intent record is left, and `berth doctor` is right to say all is well. Once space is freed, the
 # same accept lands in full.
 . "$(dirname "$0")/common.sh"
-[[ $(id -u) == 0 ]] || skip "mounting a small tmpfs needs root"
-mkdir -p "$T/disk"
-mount -t tmpfs -o size=6m tmpfs "$T/disk" 2>/dev/null || skip "cannot mount a tmpfs here"
-# Unmount before common.sh's cleanup deletes $T.
-trap 'status=$?; cd /; umount -l "$T/disk" 2>/dev/null || true; cleanup $status' EXIT
+small_disk 6m
 
 make_repo disk/app
 mkdir -p data

@@ -4,11 +4,7 @@
 # directory of the name, the snapshot still in the trash, and `berth doctor` is right to say all
 # is well. Once space is freed, the same restore brings the work back whole, and the name works.
 . "$(dirname "$0")/common.sh"
-[[ $(id -u) == 0 ]] || skip "mounting a small tmpfs needs root"
-mkdir -p "$T/disk"
-mount -t tmpfs -o size=8m tmpfs "$T/disk" 2>/dev/null || skip "cannot mount a tmpfs here"
-# Unmount before common.sh's cleanup deletes $T.
-trap 'status=$?; cd /; umount -l "$T/disk" 2>/dev/null || true; cleanup $status' EXIT
+small_disk 8m
 
 make_repo disk/app
 mkdir -p "$XDG_CONFIG_HOME/berth"
