@@ -273,6 +273,10 @@ void check_config(const Project& project, Repair repair, DoctorReport& report) {
   bool checkout_git_dir = util::basename(project.common_dir()) == ".git" &&
                           util::exists(util::join(project.common_dir(), "index"));
   std::string around = util::dirname(project.common_dir());
+  // A path in config (relative to the checkout, "~/" the home folder) into a workspace.
+  auto names_workspace_path = [&](const std::string& value) {
+    return into_workspace(project, util::absolute(expand_user(value), around));
+  };
   for (const char* leaf : {"config", "config.worktree"}) {
     std::string file = util::join(project.common_dir(), leaf);
     if (!util::exists(file)) continue;
@@ -314,17 +318,14 @@ void check_config(const Project& project, Repair repair, DoctorReport& report) {
         if (checkout_git_dir && into)
           fix = {"config", "--file", file, "--unset-all", "core.worktree"};
       } else if (key == "core.hookspath") {
-        std::string target = util::absolute(expand_user(value), around);
-        if (!into_workspace(project, target)) continue;
+        if (!names_workspace_path(value)) continue;
         p.code = "config_hooks_path";
         p.message = fmt::format("core.hooksPath in {} points into a workspace ({}): your commits "
                                 "would run hooks an agent can write",
                                 file, value);
       } else {
         // A boolean (the built-in monitor) or a hook command: only a path is a concern.
-        if (value.find('/') == std::string::npos) continue;
-        std::string target = util::absolute(expand_user(value), around);
-        if (!into_workspace(project, target)) continue;
+        if (value.find('/') == std::string::npos || !names_workspace_path(value)) continue;
         p.code = "config_fsmonitor";
         p.message = fmt::format("core.fsmonitor in {} runs a command inside a workspace ({}) on "
                                 "every git status",

@@ -112,14 +112,13 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
           {}};
   // A full disk, judged now: once the caller has rolled back what git half wrote, the room is
   // free again. git's "unable to write file" does not say why; the disk it wrote to does.
-  if (says_no_space(result.err) ||
-      (result.err.find("unable to write") != std::string::npos &&
-       std::any_of(call.args.begin(), call.args.end(),
-                   [&](const std::string& a) {
-                     return a.rfind("--work-tree=", 0) == 0 && disk_full(a.substr(12));
-                   })) ||
-      (result.err.find("unable to write") != std::string::npos && !call.cwd.empty() &&
-       disk_full(call.cwd))) {
+  auto wrote_to_full_disk = [&] {
+    if (result.err.find("unable to write") == std::string::npos) return false;
+    for (const auto& a : call.args)
+      if (a.rfind("--work-tree=", 0) == 0) return disk_full(a.substr(12));
+    return !call.cwd.empty() && disk_full(call.cwd);
+  };
+  if (says_no_space(result.err) || wrote_to_full_disk()) {
     e.code = ErrorCode::no_space;
     e.message = "the disk is full: " + e.message;
     e.hint = "free some space, then run the command again";

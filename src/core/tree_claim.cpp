@@ -97,15 +97,17 @@ std::string tree_claim_problem(const Project& project, const std::vector<Workspa
   if (auto problem = protected_problem(project, w.path); !problem.empty()) return problem;
   // Another record naming this tree (or a tree inside it, or around it) or this admin dir: at
   // most one of them can be right, and berth cannot tell which.
+  // A record berth does not trust (a path of `/`, say) speaks for nothing: it never makes a
+  // sound workspace's claim doubtful (doctor reports it on its own). Asked only of a record that
+  // clashes, so a look costs one pass over the records.
+  auto trusted = [&](const Workspace& other) { return record_problem(project, other).empty(); };
   for (const auto& other : records) {
     if (other.name == w.name) continue;
-    // A record berth does not trust (a path of `/`, say) speaks for nothing: it never makes a
-    // sound workspace's claim doubtful (doctor reports it on its own).
-    if (!record_problem(project, other).empty()) continue;
     std::string a = util::lexically_normal(other.path), b = util::lexically_normal(w.path);
-    if (util::is_within(a, b) || util::is_within(b, a) || same_place(other.path, w.path))
+    if ((util::is_within(a, b) || util::is_within(b, a) || same_place(other.path, w.path)) &&
+        trusted(other))
       return fmt::format("workspace '{}' is recorded at {} too", other.name, other.path);
-    if (!w.git_dir.empty() && same_place(other.git_dir, w.git_dir))
+    if (!w.git_dir.empty() && same_place(other.git_dir, w.git_dir) && trusted(other))
       return fmt::format("workspace '{}' is recorded with the same git admin dir {}", other.name,
                          w.git_dir);
   }
@@ -123,7 +125,7 @@ std::string tree_claim_problem(const Project& project, const std::vector<Workspa
     std::string named = read_gitfile(w.path);
     for (const auto& other : records)
       if (other.name != w.name && !named.empty() && same_place(other.git_dir, named) &&
-          record_problem(project, other).empty())
+          trusted(other))
         return fmt::format("its .git file names the admin dir of workspace '{}'", other.name);
   }
   // No other worktree of git's may be registered at this tree.
