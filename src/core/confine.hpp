@@ -1,7 +1,8 @@
-// Confined file access beneath a root directory (the MCP server's file tools use it): `..`,
-// absolute paths, /proc/self/root, sibling-prefix directories and symlinks (including symlinks
-// swapped in while we look) cannot leave the root. Resolution is done by the kernel: openat2 with
-// RESOLVE_BENEATH, never a string prefix check.
+// Confined file access beneath a root directory, for the coming MCP server's file tools (nothing
+// calls it yet; tests/unit/test_confine.cpp covers it): `..`, absolute paths, /proc/self/root,
+// sibling-prefix directories and symlinks (including symlinks swapped in while we look) cannot
+// leave the root. Resolution is done by the kernel: openat2 with RESOLVE_BENEATH, never a string
+// prefix check.
 #pragma once
 
 #include "berth/berth.hpp"

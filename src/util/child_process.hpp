@@ -1,6 +1,7 @@
-// Run a child process with posix_spawn: argv only, never a shell.
+// Run a child process: argv only, never a shell. Started with vfork + exec (fork when the child
+// has a set-up step), so that it gets the parent-death signal: a killed berth takes its git down.
 //
-// The options builder mirrors watchman's ChildProcess: say what the child's stdin, stdout and
+// The options (SpawnOptions) mirror watchman's ChildProcess: say what the child's stdin, stdout and
 // stderr are, where it runs and what it adds to the environment, then either wait() for it or
 // communicate() with it (feed stdin, collect stdout and stderr without deadlocking on full pipes).
 #pragma once
