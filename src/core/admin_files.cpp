@@ -411,7 +411,7 @@ void doctor_admin_files(const Project& project, const std::vector<Workspace>& re
   }
   // The main checkout's own submodules (<common>/modules/): only an unconfined command can plant
   // there, but the user's git, and accept's look at their tree, would wait on it all the same.
-  std::string common = project.common_dir();
+  const std::string& common = project.common_dir();
   auto files = hostile_main_modules(common);
   if (files.empty()) return;
   std::string who = "the main checkout's submodules";

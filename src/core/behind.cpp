@@ -21,7 +21,7 @@ std::string read_admin_file(const std::string& path) {
   std::string text;
   struct stat st;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    constexpr off_t kTail = 64 * 1024;
+    constexpr off_t kTail = off_t{64} * 1024;
     off_t from = st.st_size > kTail ? st.st_size - kTail : 0;
     text.resize(static_cast<size_t>(st.st_size - from));
     ssize_t got = ::pread(fd, text.data(), text.size(), from);

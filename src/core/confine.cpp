@@ -179,7 +179,10 @@ Result<std::string> read_beneath(const std::string& root, const std::string& rel
 Result<void> write_beneath(const std::string& root, const std::string& relative,
                            const std::string& content) {
   BERTH_TRY(check_relative(relative));
-  auto [parent, name] = split_parent(relative);
+  // (Not a structured binding: the lambda below captures `name`, which clang 14 cannot do.)
+  auto split = split_parent(relative);
+  const std::string& parent = split.first;
+  const std::string& name = split.second;
   if (name.empty() || name == "." || name == "..")
     return tl::unexpected(escape(relative, "not a file name"));
   auto root_fd = BERTH_TRY(open_root(root));

@@ -733,6 +733,7 @@ Result<std::string> join_nested(const Project& project, const Workspace& w,
 
 std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen) {
   std::vector<NestedWork> list;
+  list.reserve(seen.size());
   for (const auto& n : seen)
     list.push_back({n.path, n.gitlink, n.new_commit, n.modified, n.untracked || !n.gitlink});
   return list;
@@ -742,6 +743,7 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
                                 const std::vector<NestedChange>& seen, const std::string& head,
                                 std::vector<std::string>& warnings) {
   std::vector<std::string> paths;
+  paths.reserve(seen.size());
   std::map<std::string, std::vector<std::string>> recorded; // path -> gitlink commits
   for (const auto& n : seen)
     paths.push_back(n.path);

@@ -23,7 +23,7 @@ struct ChildState {
   SeccompProgram seccomp;
 };
 
-std::function<int()> child_function(std::shared_ptr<const ChildState> state) {
+std::function<int()> child_function(const std::shared_ptr<const ChildState>& state) {
   return [state]() -> int {
     // A new session: no controlling terminal, so no TIOCSTI/TIOCLINUX into the user's shell even
     // without seccomp. Already done when the caller spawned with ProcessGroup::session; a

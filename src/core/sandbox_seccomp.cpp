@@ -88,10 +88,10 @@ Result<SeccompProgram> build_seccomp_filter(const SeccompPolicy& policy) {
     }
     // A stream socket whose protocol is not TCP (SCTP 132, MPTCP 262) is not covered by
     // Landlock's TCP rights: only protocol 0 and IPPROTO_TCP (6) pass.
-    BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket), {fam, SCMP_A2(SCMP_CMP_GT, IPPROTO_TCP)},
+    BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket), {fam, SCMP_A2(SCMP_CMP_GT, IPPROTO_TCP, 0)},
                    "non-TCP stream sockets"));
     for (scmp_datum_t protocol = 1; protocol < IPPROTO_TCP; ++protocol)
-      BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket), {fam, SCMP_A2(SCMP_CMP_EQ, protocol)},
+      BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket), {fam, SCMP_A2(SCMP_CMP_EQ, protocol, 0)},
                      "non-TCP stream sockets"));
   }
 

@@ -54,7 +54,7 @@ struct Setup {
 
   const std::string& main() const { return project.main_worktree(); }
 
-  void emit(SetupEvent event) const {
+  void emit(const SetupEvent& event) const {
     if (listener) listener(event);
   }
   void warn(std::string message) {

@@ -316,7 +316,7 @@ std::string salvage_snapshot(const Project& project, const std::string& commit,
     auto walk = git_status_of(repo_call(project, {"rev-list", "--objects", "--missing=print", p,
                                                   "--not", "--branches", "--tags", "--remotes"}));
     if (!walk || !walk->ok() || walk->out.find("\n?") != std::string::npos ||
-        walk->out.rfind("?", 0) == 0)
+        walk->out.rfind('?', 0) == 0)
       continue;
     args.push_back("-p");
     args.push_back(p);
@@ -369,10 +369,9 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
       commit.env = berth_identity();
       commit.input = message->out;
       if (auto made = git_status_of(commit); made && made->ok()) {
-        auto swapped = git_status_of(repo_call(project, {"update-ref", "-m",
-                                                         "berth: trash completed by a "
-                                                         "full look before deletion",
-                                                         ref, chomp(made->out), snapshot}));
+        const char* why = "berth: trash completed by a full look before deletion";
+        auto swapped = git_status_of(
+            repo_call(project, {"update-ref", "-m", why, ref, chomp(made->out), snapshot}));
         verified = swapped && swapped->ok();
       }
     }
@@ -447,6 +446,7 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
     if (nul != std::string::npos) refs.emplace_back(line.substr(0, nul), line.substr(nul + 1));
   }
   std::vector<std::string> oids;
+  oids.reserve(refs.size());
   for (const auto& r : refs)
     oids.push_back(r.second);
   auto commits = BERTH_TRY(cat_objects(project, oids));

@@ -36,7 +36,7 @@ constexpr uint32_t kMask = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | 
 // Beyond this many distinct changed paths in one tree, forget them and answer "/" once.
 constexpr size_t kMaxChanged = 100000;
 constexpr size_t kMaxRoots = 1024;
-constexpr size_t kMaxRequest = 64 * 1024;
+constexpr size_t kMaxRequest = size_t{64} * 1024;
 constexpr const char* kTokenPrefix = "berth:";
 
 struct Fd {

@@ -1275,7 +1275,7 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
 
 Result<Restored> restore_workspace(const Project& project, std::string_view name,
                                    std::optional<std::string> as) {
-  auto restored = restore_steps(project, name, as);
+  auto restored = restore_steps(project, name, std::move(as));
   if (!restored) return tl::unexpected(blame_full_disk(restored.error(), "restore it again"));
   return restored;
 }

@@ -328,6 +328,7 @@ tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
 
   std::vector<std::string> env_strings = build_env(options.env);
   std::vector<char*> envp;
+  envp.reserve(env_strings.size() + 1);
   for (auto& s : env_strings)
     envp.push_back(s.data());
   envp.push_back(nullptr);

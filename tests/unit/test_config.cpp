@@ -16,7 +16,6 @@
 
 namespace {
 
-using berth::ConfigSource;
 using berth::ErrorCode;
 using Layer = berth::ConfigSource::Layer;
 

@@ -91,8 +91,9 @@ TEST(Name, RefusesSpaces) {
 }
 
 TEST(Name, RefusesControlCharactersAndShowsThemEscaped) {
-  for (std::string name : {std::string("a\tb"), std::string("a\nb"), std::string("a\x1b[31m"),
-                           std::string("a\x7f"), std::string("a\0b", 3)}) {
+  for (const std::string& name :
+       {std::string("a\tb"), std::string("a\nb"), std::string("a\x1b[31m"), std::string("a\x7f"),
+        std::string("a\0b", 3)}) {
     berth::Error e = refusal(name);
     EXPECT_EQ(e.code, ErrorCode::invalid_name);
     EXPECT_NE(e.message.find("control character"), std::string::npos) << e.message;
@@ -117,7 +118,7 @@ TEST(Name, RefusesShellMetacharacters) {
 TEST(Name, RefusesNonAsciiWithAPrintableMessage) {
   // A message carrying a lone byte of a UTF-8 sequence would be invalid UTF-8, which the JSON
   // error document cannot hold (nlohmann::json::dump throws on it).
-  for (std::string name :
+  for (const std::string& name :
        {std::string("caf\xc3\xa9"), std::string("\xff\xfe"), std::string("\xc3")}) {
     berth::Error e = refusal(name);
     EXPECT_EQ(e.code, ErrorCode::invalid_name);

@@ -10,12 +10,14 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -96,7 +98,7 @@ protected:
   util::ProcessResult run(const berth::PreparedSandbox& sandbox, std::vector<std::string> argv,
                           std::vector<std::string> before = {}) {
     util::SpawnOptions o;
-    o.argv = before;
+    o.argv = std::move(before);
     o.argv.insert(o.argv.end(), sandbox.argv_prefix.begin(), sandbox.argv_prefix.end());
     o.argv.insert(o.argv.end(), argv.begin(), argv.end());
     o.cwd = path("ws");
@@ -122,7 +124,7 @@ protected:
   if (!var##_result && var##_result.error().code == berth::ErrorCode::sandbox_unavailable)         \
     GTEST_SKIP() << var##_result.error().message;                                                  \
   ASSERT_TRUE(var##_result) << var##_result.error().message;                                       \
-  berth::PreparedSandbox& var = *var##_result
+  berth::PreparedSandbox& var = *var##_result /* NOLINT(bugprone-macro-parentheses): a name */
 
 // A TCP listener on 127.0.0.1, an ephemeral port.
 struct Listener {
@@ -133,8 +135,8 @@ struct Listener {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd, 16);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 16) != 0)
+      throw std::runtime_error(std::string("listener: ") + std::strerror(errno));
     socklen_t len = sizeof a;
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
     port = ntohs(a.sin_port);
@@ -148,9 +150,10 @@ struct UnixListener {
     fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un a{};
     a.sun_family = AF_UNIX;
-    std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd, 16);
+    if (path.size() >= sizeof a.sun_path) throw std::runtime_error("socket path too long: " + path);
+    std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 16) != 0)
+      throw std::runtime_error("unix listener " + path + ": " + std::strerror(errno));
     ::chmod(path.c_str(), 0777);
   }
   ~UnixListener() { ::close(fd); }

@@ -65,7 +65,7 @@ private:
   std::optional<std::string> old_;
 };
 
-util::ProcessResult run_ok(util::SpawnOptions options) {
+util::ProcessResult run_ok(const util::SpawnOptions& options) {
   auto r = util::run(options);
   if (!r) throw std::runtime_error(r.error());
   return std::move(*r);
