@@ -113,10 +113,13 @@ def check_call(validators, stem):
         out = f.read().decode("utf-8", "replace")
     call = "berth " + " ".join(argv) + f" (exit {status})"
     command, rest = command_of(argv)
-    if command == "help" or "--help" in rest or "-h" in rest:
-        return []  # help is text, with or without --json
-    if command is None and not ("--version" in rest or "-V" in rest):
-        return []  # no command: the help text (exit 2)
+    helps = command == "help" or "--help" in rest or "-h" in rest
+    if helps or (command is None and not ("--version" in rest or "-V" in rest)):
+        # Help is text, with or without --json, and so is what berth prints without a command;
+        # help about a command that does not exist is an error document.
+        if not out.startswith("{"):
+            return []
+        command = "help"
     if not out.strip():
         # Killed (a timeout, a signal, a test that stops it half-way): nothing to check.
         if status >= 124:
@@ -134,6 +137,8 @@ def check_call(validators, stem):
             problems.append(f"{call}: an error document with exit status 0")
     elif command is None:
         schema = "version"
+    elif command == "help":
+        return [f"{call}: help printed JSON that is not an error document"]
     elif command not in COMMANDS:
         return [f"{call}: unknown command '{command}', yet no error document"]
     else:
