@@ -2,7 +2,7 @@
 """Check berth's --json documents against the published JSON Schemas (docs/schema/).
 
     schema_check.py LOG_DIR    every call the behaviour test logged (tests/cli/common.sh)
-    schema_check.py --document SCHEMA FILE   one document (FILE: a path, or - for stdin)
+    schema_check.py --document SCHEMA FILE [SCHEMA FILE...]   documents (FILE - : stdin)
     schema_check.py --examples docs/json.md  the examples of the prose reference
 
 A logged call is four files sharing a stem: STEM.args (berth's argv after the binary, NUL
@@ -63,9 +63,24 @@ def deepest(error):
     return error
 
 
+def unevaluated_echo(error, errors):
+    """An "Unevaluated properties" error that only repeats others: jsonschema counts a property
+    that failed inside a $ref'd schema as not evaluated, so a bad `changes` is reported twice."""
+    if error.validator != "unevaluatedProperties" or not isinstance(error.instance, dict):
+        return False
+    named = [k for k in error.instance if repr(k) in error.message]
+    depth = len(error.absolute_path)
+    failed = {e.absolute_path[depth] for e in errors if e is not error
+              and len(e.absolute_path) > depth
+              and list(e.absolute_path)[:depth] == list(error.absolute_path)}
+    return bool(named) and all(k in failed for k in named)
+
+
 def violations(validator, document):
     """One line per way DOCUMENT breaks the schema (at most five)."""
-    errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
+    errors = list(validator.iter_errors(document))
+    errors = [e for e in errors if not unevaluated_echo(e, errors)]
+    errors.sort(key=lambda e: [str(p) for p in e.path])
     lines = []
     for e in errors[:5]:
         e = deepest(e)
@@ -217,13 +232,14 @@ def main(argv):
         for p in problems:
             print(p, file=sys.stderr)
         return 1 if problems else 0
-    if len(argv) == 4 and argv[1] == "--document":
-        name, path = argv[2], argv[3]
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-        lines = violations(validators[name], json.loads(text))
-        for line in lines:
-            print(f"document does not match docs/schema/{name}.json: {line}", file=sys.stderr)
-        return 1 if lines else 0
+    if len(argv) >= 4 and len(argv) % 2 == 0 and argv[1] == "--document":
+        failed = False
+        for name, path in zip(argv[2::2], argv[3::2]):
+            text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+            for line in violations(validators[name], json.loads(text)):
+                failed = True
+                print(f"{path} does not match docs/schema/{name}.json: {line}", file=sys.stderr)
+        return 1 if failed else 0
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
