@@ -88,7 +88,8 @@ assert_not_contains "$out" "new good"
 # (stderr passes through the log unchanged)
 assert_contains "$out" "$good_event"
 
-# The prose reference and the schemas agree: every example of docs/json.md matches its schema,
+# The schemas are valid 2020-12 schemas, and the prose reference agrees with them: every example
+# of docs/json.md matches its schema,
 # and every schema is linked from it.
 check --examples "$SOURCE_DIR/docs/json.md"
 for schema in "$SOURCE_DIR"/docs/schema/*.json; do
