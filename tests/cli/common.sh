@@ -118,19 +118,21 @@ if [[ ${BERTH_SCHEMA_CHECK:-1} != 0 ]]; then
   mkdir -p "$JSON_LOG"
 fi
 
-# json_logged CMD...: run CMD (which runs berth: "$BERTH_BIN" ARGS, or a wrapper such as
-# `timeout 20 "$BERTH_BIN" ARGS`) as it is; when ARGS ask for --json, also log the call for the
-# schema check. stdout and stderr pass through unchanged (through tee, synchronously: the files
+# json_logged CMD...: run CMD (which runs berth: "$BERTH_BIN" ARGS, `git berth ARGS`, or a wrapper
+# such as `timeout 20 "$BERTH_BIN" ARGS`) as it is; when ARGS ask for --json, also log the call for
+# the schema check. stdout and stderr pass through unchanged (through tee, synchronously: the files
 # are complete when the call returns), and so does the exit status.
 json_logged() {
-  local arg found=0 json=0 new=0
+  local arg found=0 json=0 new=0 previous=
   local -a args=()
   for arg; do
     if ((found)); then
       args+=("$arg")
-    elif [[ $arg == "$BERTH_BIN" || $arg == "$GIT_BERTH_BIN" ]]; then
+    elif [[ $arg == "$BERTH_BIN" || $arg == "$GIT_BERTH_BIN" ||
+      ($previous == git && $arg == berth) ]]; then
       found=1
     fi
+    previous=$arg
   done
   for arg in "${args[@]}"; do
     [[ $arg == -- ]] && break
