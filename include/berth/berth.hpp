@@ -300,6 +300,7 @@ struct Diff {
   std::string to_tree;            ///< tree of the workspace's current state
   std::vector<FileChange> files;
   std::string patch; ///< with DiffFormat::patch: a binary patch `git apply` accepts
+  DiffFormat format = DiffFormat::patch; ///< what was asked for (a stat has no patch, not "")
 };
 
 Result<Diff> diff_workspace(const Project& project, std::string_view name,

@@ -43,15 +43,12 @@ berth::SetupListener setup_printer(const Args& args) {
   bool json = args.json;
   return [json](const berth::SetupEvent& e) {
     using Kind = berth::SetupEvent::Kind;
-    static const char* names[] = {"copied", "linked",           "progress", "command_started",
-                                  "output", "command_finished", "skipped",  "warning"};
     if (json) {
-      nlohmann::json j = {{"event", names[static_cast<int>(e.kind)]},
-                          {"subject", e.subject},
-                          {"detail", e.detail},
-                          {"bytes", e.bytes},
-                          {"exit_status", e.exit_status}};
-      std::fprintf(stderr, "%s\n", j.dump().c_str());
+      // A set-up command's output is bytes, not necessarily UTF-8: such bytes become U+FFFD
+      // rather than an exception that would end `new` with its workspace made.
+      nlohmann::json j = e;
+      std::fprintf(stderr, "%s\n",
+                   j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
       if (e.kind == Kind::warning) mark_warning_printed(e.detail);
       return;
     }
@@ -138,7 +135,7 @@ std::string changes_cell(const berth::WorkspaceStatus& s) {
 
 Result<Output> run_list(const Args& args, const berth::Project& project) {
   auto all = BERTH_TRY(berth::list_workspaces(project));
-  Output out{all, {}, {}, 0};
+  Output out{berth::list_document(all), {}, {}, 0};
   if (all.empty()) {
     if (!args.quiet) out.text = "no workspaces (create one with `berth new NAME`)\n";
     return out;
@@ -169,18 +166,7 @@ Result<Output> run_list(const Args& args, const berth::Project& project) {
           s.workspace.name, s.problem, s.workspace.name));
   if (args.overlaps) {
     auto overlaps = BERTH_TRY(berth::find_overlaps(project));
-    // In JSON each workspace lists the others it overlaps with.
-    for (auto& item : out.json) {
-      nlohmann::json mine = nlohmann::json::array();
-      for (const auto& o : overlaps) {
-        if (o.a != item["name"] && o.b != item["name"]) continue;
-        mine.push_back({{"with", o.a == item["name"] ? o.b : o.a},
-                        {"paths", o.paths},
-                        {"conflicts", o.conflicts},
-                        {"conflict_paths", o.conflict_paths}});
-      }
-      item["overlaps"] = mine;
-    }
+    out.json = berth::list_document(all, &overlaps);
     out.text += "\n";
     if (overlaps.empty()) out.text += "no overlaps: no two workspaces change the same file\n";
     for (const auto& o : overlaps) {
@@ -201,7 +187,7 @@ Result<Output> run_list(const Args& args, const berth::Project& project) {
 
 Result<Output> run_path(const Args& args, const berth::Project& project) {
   auto w = BERTH_TRY(berth::open_workspace(project, args.name));
-  return Output{{{"name", w.name}, {"path", w.path}}, w.path + "\n", {}, 0};
+  return Output{berth::path_document(w), w.path + "\n", {}, 0};
 }
 
 Result<Output> run_status(const Args& args, const berth::Project& project) {
@@ -319,21 +305,6 @@ void define_diff(CLI::App& app, Args& args) {
                  "diff from where REV and the workspace meet, instead of its base");
 }
 
-nlohmann::json files_json(const std::vector<berth::FileChange>& files) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& f : files)
-    list.push_back(
-        {{"path", f.path},
-         {"old_path", f.old_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.old_path)},
-         {"status", std::string(1, f.status)},
-         {"old_mode", f.old_mode},
-         {"new_mode", f.new_mode},
-         {"additions", f.additions},
-         {"deletions", f.deletions},
-         {"binary", f.binary}});
-  return list;
-}
-
 std::string stat_text(const std::vector<berth::FileChange>& files) {
   std::vector<std::vector<std::string>> rows;
   int64_t adds = 0, dels = 0;
@@ -360,11 +331,8 @@ Result<Output> run_diff(const Args& args, const berth::Project& project) {
                                     : berth::DiffFormat::patch;
   options.against = args.against;
   auto d = BERTH_TRY(berth::diff_workspace(project, args.name, options));
-  nlohmann::json j = {
-      {"name", d.name}, {"from", d.from}, {"tree", d.to_tree}, {"files", files_json(d.files)}};
   // Submodules and nested repositories with work in them: named in every format (their files
   // are not in the diff), so that nothing inside them goes unseen.
-  nlohmann::json nested = nlohmann::json::array();
   std::vector<std::string> warnings;
   std::string nested_text;
   for (const auto& n : d.nested) {
@@ -374,15 +342,9 @@ Result<Output> run_diff(const Args& args, const berth::Project& project) {
     if (n.untracked) what.push_back("untracked files");
     std::string says = fmt::format("{} {}: {}", n.submodule ? "submodule" : "nested repository",
                                    n.path, fmt::join(what, ", "));
-    nested.push_back({{"path", n.path},
-                      {"kind", n.submodule ? "submodule" : "repository"},
-                      {"new_commit", n.new_commit},
-                      {"modified", n.modified},
-                      {"untracked", n.untracked}});
     nested_text += says + "\n";
     warnings.push_back(says + " (its files are not in this diff)");
   }
-  j["nested"] = nested;
   std::string text;
   if (args.stat) {
     text = d.files.empty() ? std::string() : stat_text(d.files);
@@ -397,10 +359,9 @@ Result<Output> run_diff(const Args& args, const berth::Project& project) {
     for (const auto& n : d.nested)
       if (!named.count(n.path)) text += n.path + "\n";
   } else {
-    j["patch"] = d.patch;
     text = d.patch;
   }
-  return Output{j, text, warnings, 0};
+  return Output{d, text, warnings, 0};
 }
 
 void define_commit(CLI::App& app, Args& args) {
@@ -410,12 +371,7 @@ void define_commit(CLI::App& app, Args& args) {
 
 Result<Output> run_commit(const Args& args, const berth::Project& project) {
   auto c = BERTH_TRY(berth::commit_workspace(project, args.name, args.message.value_or("")));
-  Output out{{{"name", c.name},
-              {"commit", c.commit.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.commit)},
-              {"files", files_json(c.files)}},
-             {},
-             {},
-             0};
+  Output out{c, {}, {}, 0};
   if (!args.quiet)
     out.text = c.commit.empty() ? fmt::format("nothing to commit in {}\n", c.name)
                                 : fmt::format("committed {} file(s) in {} as {}\n", c.files.size(),
@@ -447,19 +403,7 @@ Result<Output> run_accept(const Args& args, const berth::Project& project) {
   options.keep = args.keep;
   options.allow_gitlink = args.allow_gitlink;
   auto a = BERTH_TRY(berth::accept_workspace(project, args.name, options));
-  nlohmann::json j = {
-      {"name", a.name},
-      {"strategy", berth::strategy_name(a.strategy)},
-      {"target", a.target},
-      {"target_worktree", a.target_worktree},
-      {"old_commit", a.old_commit},
-      {"new_commit", a.new_commit},
-      {"files", files_json(a.files)},
-      {"dry_run", a.dry_run},
-      {"empty", a.empty},
-      {"discarded", a.discarded ? nlohmann::json(*a.discarded) : nlohmann::json(nullptr)},
-      {"warnings", a.warnings}};
-  Output out{j, {}, a.warnings, 0};
+  Output out{a, {}, a.warnings, 0};
   if (a.empty) {
     out.warnings.clear();
     out.text =
@@ -500,17 +444,11 @@ Result<Output> run_sync(const Args& args, const berth::Project& project) {
   auto s = BERTH_TRY(
       berth::sync_workspace(project, args.name, args.onto,
                             args.rebase ? berth::SyncMode::rebase : berth::SyncMode::merge));
-  nlohmann::json j = {{"name", s.name},
-                      {"onto", s.onto},
-                      {"old_head", s.old_head},
-                      {"new_head", s.new_head},
-                      {"up_to_date", s.up_to_date},
-                      {"conflicts", s.conflicts}};
   std::string text =
       s.up_to_date
           ? fmt::format("{} is up to date with {}\n", s.name, short_sha(s.onto))
           : fmt::format("{}: {} -> {}\n", s.name, short_sha(s.old_head), short_sha(s.new_head));
-  return Output{j, args.quiet ? std::string() : text, {}, 0};
+  return Output{s, args.quiet ? std::string() : text, {}, 0};
 }
 
 // ---- run / shell ---------------------------------------------------------------------------
@@ -553,16 +491,7 @@ Result<Output> run_run(const Args& args, const berth::Project& project) {
   options.network = args.net != "off";
   options.ephemeral = args.ephemeral;
   auto r = BERTH_TRY(berth::run_in_workspace(project, options));
-  nlohmann::json j = {{"name", r.name},
-                      {"path", r.path},
-                      {"cwd", r.cwd},
-                      {"exit_status", r.exit_status},
-                      {"timed_out", r.timed_out},
-                      {"sandbox", r.sandbox_layers},
-                      {"commits", r.commits},
-                      {"kept", r.kept},
-                      {"warnings", r.warnings}};
-  Output out{j, {}, r.warnings, r.exit_status};
+  Output out{r, {}, r.warnings, r.exit_status};
   // stdout belongs to the command; berth's own notes go to stderr.
   if (r.timed_out)
     out.warnings.push_back(fmt::format("timed out: stopped the command after {}s", *args.timeout));
@@ -607,25 +536,15 @@ Result<Output> run_pool(const Args& args, const berth::Project& project) {
     s = BERTH_TRY(berth::pool_drain(project));
   else
     s = BERTH_TRY(berth::pool_status(project));
-  nlohmann::json slots = nlohmann::json::array();
-  int ready = 0;
-  for (const auto& slot : s.slots) {
-    slots.push_back({{"id", slot.id},
-                     {"path", slot.path},
-                     {"commit", slot.commit},
-                     {"state", slot.state},
-                     {"created", berth::iso_time(slot.created)}});
-    if (slot.state == "ready") ++ready;
-  }
-  nlohmann::json j = {
-      {"dir", s.dir}, {"size", s.size}, {"ready", ready}, {"slots", slots}, {"trash", s.trash}};
+  auto ready = std::count_if(s.slots.begin(), s.slots.end(),
+                             [](const berth::PoolSlot& slot) { return slot.state == "ready"; });
   std::string text = fmt::format("pool: {} ready of {} (pool.size) in {}\n", ready, s.size, s.dir);
   int64_t now = static_cast<int64_t>(::time(nullptr));
   for (const auto& slot : s.slots)
     text += fmt::format("  {}  {}  {}  {} old\n", slot.id, slot.state, short_sha(slot.commit),
                         age(slot.created, now));
   if (s.trash > 0) text += fmt::format("{} discarded tree(s) waiting to be deleted\n", s.trash);
-  return Output{j, args.quiet ? std::string() : text, {}, 0};
+  return Output{s, args.quiet ? std::string() : text, {}, 0};
 }
 
 // ---- watch ---------------------------------------------------------------------------------
@@ -638,14 +557,8 @@ void define_watch(CLI::App& app, Args& args) {
 Result<Output> run_watch(const Args& args, const berth::Project& project) {
   bool stopped = args.watch_action == "stop" && berth::watch_stop(project);
   berth::WatchStatus s = berth::watch_status(project);
-  nlohmann::json j = {{"running", s.running}, {"address", s.address}};
-  if (s.running) {
-    j["pid"] = s.pid;
-    j["roots"] = s.roots;
-    j["watches"] = s.watches;
-    j["blind"] = s.blind;
-  }
-  if (args.watch_action == "stop") j["stopped"] = stopped;
+  nlohmann::json j = berth::watch_document(
+      s, args.watch_action == "stop" ? std::optional<bool>(stopped) : std::nullopt);
   std::vector<std::string> warnings;
   if (s.blind > 0)
     warnings.push_back(fmt::format(
@@ -670,7 +583,6 @@ void define_doctor(CLI::App& app, Args& args) {
 
 Result<Output> run_doctor(const Args& args, const berth::Project& project) {
   auto r = BERTH_TRY(berth::doctor(project, args.repair ? berth::Repair::yes : berth::Repair::no));
-  nlohmann::json j = r;
   std::string text;
   for (const auto& x : r.pending)
     text += "pending: " + x + "\n";
@@ -681,30 +593,24 @@ Result<Output> run_doctor(const Args& args, const berth::Project& project) {
     if (!p.repair.empty()) text += "  fix: " + p.repair + "\n";
   }
   if (r.problems.empty() && r.repaired.empty()) text += "all good\n";
-  return Output{j, text, {}, r.problems.empty() ? 0 : 1};
+  return Output{r, text, {}, r.problems.empty() ? 0 : 1};
 }
 
 // ---- config ---------------------------------------------------------------------------------
 
 Result<Output> run_config(const Args&, const berth::Project& project) {
-  nlohmann::json j = nlohmann::json::object();
   std::vector<std::vector<std::string>> rows{{"KEY", "VALUE", "FROM"}};
   for (const auto& key : berth::config_keys()) {
     const auto& entry = project.config().entry(key.name);
     std::string from = std::string(berth::layer_name(entry.source.layer));
     if (entry.source.layer != berth::ConfigSource::Layer::built_in)
       from += " (" + entry.source.where + ")";
-    nlohmann::json value;
-    std::visit([&](const auto& v) { value = v; }, entry.value);
-    j[key.name] = {{"value", value},
-                   {"source", berth::layer_name(entry.source.layer)},
-                   {"where", entry.source.where}};
     std::string shown = berth::to_string(entry.value);
     if (std::string(key.name) == "workspace_root" && shown.empty())
       shown = "(default) " + project.workspace_root();
     rows.push_back({key.name, shown.empty() ? "\"\"" : shown, from});
   }
-  return Output{j, table(rows), {}, 0};
+  return Output{project.config(), table(rows), {}, 0};
 }
 
 // ---- trust ----------------------------------------------------------------------------------
@@ -714,28 +620,19 @@ void define_trust(CLI::App& app, Args& args) {
   app.add_flag("--revoke", args.revoke, "forget your trust in this project's setup commands");
 }
 
-nlohmann::json trust_json(const berth::TrustStatus& s) {
-  return {{"commands", s.commands}, {"hash", s.hash}, {"trusted", s.trusted}, {"store", s.store}};
-}
-
 Result<Output> run_trust(const Args& args, const berth::Project& project) {
   if (args.list && args.revoke)
     return berth::fail(berth::ErrorCode::usage, "--list and --revoke do not go together");
   if (args.list) {
     auto trusted = BERTH_TRY(berth::list_trust());
-    nlohmann::json j = nlohmann::json::array();
     std::string text;
-    for (const auto& [dir, hash] : trusted) {
-      j.push_back({{"project", dir}, {"hash", hash}});
+    for (const auto& [dir, hash] : trusted)
       text += fmt::format("{}  {}\n", short_sha(hash), dir);
-    }
-    return Output{{{"trusted", j}}, text, {}, 0};
+    return Output{berth::trust_list_document(trusted), text, {}, 0};
   }
   if (args.revoke) {
     auto s = BERTH_TRY(berth::revoke_trust(project));
-    auto j = trust_json(s);
-    j["revoked"] = s.revoked;
-    return Output{j,
+    return Output{berth::revoke_document(s),
                   s.revoked ? "this project's setup commands are no longer trusted\n"
                             : "this project's setup commands were not trusted: nothing to revoke\n",
                   {},
@@ -746,7 +643,7 @@ Result<Output> run_trust(const Args& args, const berth::Project& project) {
   std::string text = "trusted these setup commands of .berth.toml:\n";
   for (const auto& c : s.commands)
     text += "  " + c + "\n";
-  return Output{trust_json(s), text, {}, 0};
+  return Output{s, text, {}, 0};
 }
 
 void define_name_only(CLI::App& app, Args& args) {

@@ -139,7 +139,7 @@ int run_main(int argc, char** argv) {
 
   if (show_version) {
     if (args.json)
-      std::cout << nlohmann::json{{"version", berth::version()}}.dump() << "\n";
+      std::cout << berth::version_document().dump() << "\n";
     else
       std::cout << "berth " << berth::version() << "\n";
     return 0;

@@ -1,6 +1,7 @@
 #include "berth/json.hpp"
 
 #include <ctime>
+#include <variant>
 
 namespace berth {
 
@@ -117,6 +118,208 @@ void to_json(nlohmann::json& j, const Discarded& d) {
 
 void to_json(nlohmann::json& j, const Restored& r) {
   j = {{"workspace", r.workspace}, {"snapshot", r.from}, {"warnings", r.warnings}};
+}
+
+void to_json(nlohmann::json& j, const SetupEvent& e) {
+  using Kind = SetupEvent::Kind;
+  const char* event = "warning";
+  switch (e.kind) {
+  case Kind::copied:
+    event = "copied";
+    break;
+  case Kind::linked:
+    event = "linked";
+    break;
+  case Kind::progress:
+    event = "progress";
+    break;
+  case Kind::command_started:
+    event = "command_started";
+    break;
+  case Kind::output:
+    event = "output";
+    break;
+  case Kind::command_finished:
+    event = "command_finished";
+    break;
+  case Kind::skipped:
+    event = "skipped";
+    break;
+  case Kind::warning:
+    event = "warning";
+    break;
+  }
+  j = {{"event", event},
+       {"subject", e.subject},
+       {"detail", e.detail},
+       {"bytes", e.bytes},
+       {"exit_status", e.exit_status}};
+}
+
+void to_json(nlohmann::json& j, const FileChange& f) {
+  j = {{"path", f.path},
+       {"old_path", f.old_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.old_path)},
+       {"status", std::string(1, f.status)},
+       {"old_mode", f.old_mode},
+       {"new_mode", f.new_mode},
+       {"additions", f.additions},
+       {"deletions", f.deletions},
+       {"binary", f.binary}};
+}
+
+void to_json(nlohmann::json& j, const NestedWork& n) {
+  j = {{"path", n.path},
+       {"kind", n.submodule ? "submodule" : "repository"},
+       {"new_commit", n.new_commit},
+       {"modified", n.modified},
+       {"untracked", n.untracked}};
+}
+
+void to_json(nlohmann::json& j, const Diff& d) {
+  j = {{"name", d.name},
+       {"from", d.from},
+       {"tree", d.to_tree},
+       {"files", d.files},
+       {"nested", d.nested}};
+  // --stat and --name-only never compute a patch: no "patch" rather than an empty one.
+  if (d.format == DiffFormat::patch) j["patch"] = d.patch;
+}
+
+void to_json(nlohmann::json& j, const Committed& c) {
+  j = {{"name", c.name},
+       {"commit", c.commit.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.commit)},
+       {"files", c.files}};
+}
+
+void to_json(nlohmann::json& j, const Accepted& a) {
+  j = {{"name", a.name},
+       {"strategy", strategy_name(a.strategy)},
+       {"target", a.target},
+       {"target_worktree", a.target_worktree},
+       {"old_commit", a.old_commit},
+       {"new_commit", a.new_commit},
+       {"files", a.files},
+       {"dry_run", a.dry_run},
+       {"empty", a.empty},
+       {"discarded", a.discarded ? nlohmann::json(*a.discarded) : nlohmann::json(nullptr)},
+       {"warnings", a.warnings}};
+}
+
+void to_json(nlohmann::json& j, const Synced& s) {
+  j = {{"name", s.name},
+       {"onto", s.onto},
+       {"old_head", s.old_head},
+       {"new_head", s.new_head},
+       {"up_to_date", s.up_to_date},
+       {"conflicts", s.conflicts}};
+}
+
+void to_json(nlohmann::json& j, const RunResult& r) {
+  j = {{"name", r.name},
+       {"path", r.path},
+       {"cwd", r.cwd},
+       {"exit_status", r.exit_status},
+       {"timed_out", r.timed_out},
+       {"sandbox", r.sandbox_layers},
+       {"commits", r.commits},
+       {"kept", r.kept},
+       {"warnings", r.warnings}};
+}
+
+void to_json(nlohmann::json& j, const PoolSlot& s) {
+  j = {{"id", s.id},
+       {"path", s.path},
+       {"commit", s.commit},
+       {"state", s.state},
+       {"created", iso_time(s.created)}};
+}
+
+void to_json(nlohmann::json& j, const PoolStatus& s) {
+  nlohmann::json slots = nlohmann::json::array();
+  int ready = 0;
+  for (const auto& slot : s.slots) {
+    slots.push_back(slot);
+    if (slot.state == "ready") ++ready;
+  }
+  j = {{"dir", s.dir}, {"size", s.size}, {"ready", ready}, {"slots", slots}, {"trash", s.trash}};
+}
+
+void to_json(nlohmann::json& j, const WatchStatus& s) {
+  j = {{"running", s.running}, {"address", s.address}};
+  // What it follows means nothing when it does not run.
+  if (s.running) {
+    j["pid"] = s.pid;
+    j["roots"] = s.roots;
+    j["watches"] = s.watches;
+    j["blind"] = s.blind;
+  }
+}
+
+void to_json(nlohmann::json& j, const TrustStatus& s) {
+  j = {{"commands", s.commands}, {"hash", s.hash}, {"trusted", s.trusted}, {"store", s.store}};
+}
+
+void to_json(nlohmann::json& j, const Config& c) {
+  j = nlohmann::json::object();
+  for (const auto& key : config_keys()) {
+    const auto& entry = c.entry(key.name);
+    nlohmann::json value;
+    std::visit([&](const auto& v) { value = v; }, entry.value);
+    j[key.name] = {{"value", value},
+                   {"source", layer_name(entry.source.layer)},
+                   {"where", entry.source.where}};
+  }
+}
+
+nlohmann::json list_document(const std::vector<WorkspaceStatus>& workspaces,
+                             const std::vector<Overlap>* overlaps) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& s : workspaces) {
+    nlohmann::json item = s;
+    if (overlaps) {
+      // Each workspace lists the others it overlaps with, from its own side ("with").
+      const std::string& self = s.workspace.name;
+      nlohmann::json mine = nlohmann::json::array();
+      for (const auto& o : *overlaps) {
+        if (o.a != self && o.b != self) continue;
+        mine.push_back({{"with", o.a == self ? o.b : o.a},
+                        {"paths", o.paths},
+                        {"conflicts", o.conflicts},
+                        {"conflict_paths", o.conflict_paths}});
+      }
+      item["overlaps"] = mine;
+    }
+    list.push_back(std::move(item));
+  }
+  return list;
+}
+
+nlohmann::json path_document(const Workspace& w) {
+  return {{"name", w.name}, {"path", w.path}};
+}
+
+nlohmann::json watch_document(const WatchStatus& s, std::optional<bool> stopped) {
+  nlohmann::json j = s;
+  if (stopped) j["stopped"] = *stopped;
+  return j;
+}
+
+nlohmann::json revoke_document(const TrustStatus& s) {
+  nlohmann::json j = s;
+  j["revoked"] = s.revoked;
+  return j;
+}
+
+nlohmann::json
+trust_list_document(const std::vector<std::pair<std::string, std::string>>& trusted) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [dir, hash] : trusted)
+    list.push_back({{"project", dir}, {"hash", hash}});
+  return {{"trusted", list}};
+}
+
+nlohmann::json version_document() {
+  return {{"version", version()}};
 }
 
 void to_json(nlohmann::json& j, const Problem& p) {

@@ -100,6 +100,7 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
     d.from = BERTH_TRY(review_base(project, w, now.head));
   }
   d.files = BERTH_TRY(changes_between(project, d.from, d.to_tree));
+  d.format = options.format;
   if (options.format == DiffFormat::patch && !d.files.empty())
     d.patch = BERTH_TRY(git(repo_call(project, {"diff-tree", "-p", "--binary", "--full-index", "-M",
                                                 "--no-color", d.from, d.to_tree})))

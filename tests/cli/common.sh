@@ -52,6 +52,12 @@ cleanup() {
   # The watchers of this test's repositories (each would leave within a second of its project
   # going, but no process outlives a test).
   pkill -f -- "watch serve $T/" 2>/dev/null || true
+  # Every --json document the test made berth print matches its schema (a violation fails a
+  # test that passed, and is shown for one that failed or was skipped).
+  if ! schema_check 2>&9; then
+    echo "FAIL: ${0##*/}: a --json document does not match its schema (docs/schema/, above)" >&9
+    [[ $status == 0 || $status == 77 ]] && status=1
+  fi
   chmod -R u+rwx "$T" 2>/dev/null || true
   rm -rf "$T"
   exit "$status"
@@ -95,8 +101,65 @@ cat >"$HOME/.gitconfig" <<'EOF'
 	auto = 0
 EOF
 
-berth() { "$BERTH_BIN" "$@"; }
-git-berth() { "$GIT_BERTH_BIN" "$@"; }
+berth() { json_logged "$BERTH_BIN" "$@"; }
+git-berth() { json_logged "$GIT_BERTH_BIN" "$@"; }
+
+# ---- the JSON contract ----------------------------------------------------------------------
+# Every --json document a test makes berth print is checked against its JSON Schema
+# (docs/schema/) when the test ends: json_logged keeps each call's argv, exit status and stdout
+# (and the stderr of a `new`, its set-up events) under $JSON_LOG, and cleanup runs
+# tests/schema_check.py once over them (Debian's python3: python3-jsonschema, scripts/bootstrap).
+# BERTH_SCHEMA_CHECK=0 turns the check off (a machine without python3-jsonschema).
+JSON_LOG=$T/tmp/.berth-json-log
+SCHEMA_PYTHON=/usr/bin/python3
+if [[ ${BERTH_SCHEMA_CHECK:-1} != 0 ]]; then
+  [[ -x $SCHEMA_PYTHON && -e /usr/lib/python3/dist-packages/jsonschema/__init__.py ]] ||
+    skip "python3-jsonschema is not installed (scripts/bootstrap installs it; BERTH_SCHEMA_CHECK=0 runs without)"
+  mkdir -p "$JSON_LOG"
+fi
+
+# json_logged CMD...: run CMD (which runs berth: "$BERTH_BIN" ARGS, `git berth ARGS`, or a wrapper
+# such as `timeout 20 "$BERTH_BIN" ARGS`) as it is; when ARGS ask for --json, also log the call for
+# the schema check. stdout and stderr pass through unchanged (through tee, synchronously: the files
+# are complete when the call returns), and so does the exit status.
+json_logged() {
+  local arg found=0 json=0 new=0 previous=
+  local -a args=()
+  for arg; do
+    if ((found)); then
+      args+=("$arg")
+    elif [[ $arg == "$BERTH_BIN" || $arg == "$GIT_BERTH_BIN" ||
+      ($previous == git && $arg == berth) ]]; then
+      found=1
+    fi
+    previous=$arg
+  done
+  for arg in "${args[@]}"; do
+    [[ $arg == -- ]] && break
+    [[ $arg == --json ]] && json=1
+    [[ $arg == new ]] && new=1
+  done
+  if ((!json)) || [[ ! -d $JSON_LOG ]]; then
+    "$@"
+    return
+  fi
+  local stem=$JSON_LOG/${EPOCHREALTIME/./}-$BASHPID status=0
+  printf '%s\0' "${args[@]}" >"$stem.args"
+  if ((new)); then
+    { { "$@" 2>&1 >&3 3>&- | tee "$stem.err" >&2 3>&-; } 3>&1 | tee "$stem.out"; } || status=$?
+  else
+    { "$@" | tee "$stem.out"; } || status=$?
+  fi
+  echo "$status" >"$stem.status"
+  return "$status"
+}
+
+# schema_check: check the logged documents (cleanup calls it); fails with one line per violation.
+schema_check() {
+  [[ -d $JSON_LOG ]] || return 0
+  compgen -G "$JSON_LOG/*.status" >/dev/null || return 0
+  "$SCHEMA_PYTHON" "$SOURCE_DIR/tests/schema_check.py" "$JSON_LOG"
+}
 
 # ---- assertions -----------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 # Helpers of the hostile-file tests (t_hostile_*.sh), sourced after common.sh.
 
 # berth, bounded: a regression fails the test instead of hanging the suite.
-bounded() { timeout 20 "$BERTH_BIN" "$@"; }
+bounded() { json_logged timeout 20 "$BERTH_BIN" "$@"; }
 
 # two_workspaces_one_fifo NAME FILE: a repository with workspaces x and y; NAME's w.txt holds
 # "work" and FILE of its admin dir is replaced by a FIFO. Sets ws and admin (NAME's).

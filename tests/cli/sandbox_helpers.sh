@@ -42,7 +42,7 @@ as_user() {
 as_user_prefix() {
   if [[ $WHO == nobody ]]; then printf '%s\n' "${AS_NOBODY[@]}"; fi
 }
-berth() { as_user "$BERTH_BIN" "$@"; }
+berth() { json_logged as_user "$BERTH_BIN" "$@"; }
 git() { as_user "$(type -P git)" "$@"; }
 
 # A fresh world for one case: HOME, XDG dirs, TMPDIR and the repository app, all owned by the

@@ -15,7 +15,7 @@ for planted in redirect fifo; do
   else
     mkfifo "$ws/.git"
   fi
-  out=$(not 1 timeout 20 "$BERTH_BIN" --json doctor)
+  out=$(not 1 json_logged timeout 20 "$BERTH_BIN" --json doctor)
   assert_eq "$(jq -r '[.problems[] | "\(.code) \(.name)"] | join(",")' <<<"$out")" "gitfile_mismatch x" "$planted"
   assert_eq "$(jq -r '.problems[0].path' <<<"$out")" "$ws/.git"
   timeout 20 "$BERTH_BIN" doctor --repair >/dev/null

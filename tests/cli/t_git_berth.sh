@@ -8,10 +8,10 @@ make_repo app
 
 ws=$(git berth new fix)
 assert_eq "$ws" "$(berth path fix)"
-assert_eq "$(git berth --json list | jq -r '.[].name')" fix
+assert_eq "$(json_logged git berth --json list | jq -r '.[].name')" fix
 assert_contains "$(git berth list)" fix
 assert_eq "$(cd src && git berth path fix)" "$ws"
 not 4 git berth path nope >/dev/null
 assert_contains "$(git berth --version)" "berth "
 git berth discard fix >/dev/null
-assert_eq "$(git berth --json list)" "[]"
+assert_eq "$(json_logged git berth --json list)" "[]"

@@ -18,7 +18,7 @@ make_repo app
 before=$(fingerprint)
 
 # git is not on PATH: nothing can be asked of it.
-out=$(expect_error git_failed 1 env PATH=/nonexistent "$BERTH_BIN" --json list)
+out=$(expect_error git_failed 1 json_logged env PATH=/nonexistent "$BERTH_BIN" --json list)
 has_git_object "$out"
 assert_eq "$(jq .error.git.status <<<"$out")" 127
 assert_unchanged "$before"

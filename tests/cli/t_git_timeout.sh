@@ -3,7 +3,7 @@
 # with the argv), instead of waiting forever. Nothing it started is left running.
 . "$(dirname "$0")/common.sh"
 # berth, bounded: a regression fails here instead of hanging the suite.
-bounded() { timeout 20 "$BERTH_BIN" "$@"; }
+bounded() { json_logged timeout 20 "$BERTH_BIN" "$@"; }
 make_repo app
 berth new x >/dev/null
 real_git=$(command -v git)

@@ -14,7 +14,7 @@ jq --arg p "$T/precious" --arg r "$T" '.name = "precious" | .path = $p | .root =
   "$records/a.json" >"$records/precious.json"
 jq '.name = "other"' "$records/b.json" >"$records/c.json" # file c.json says it is 'other'
 
-json=$(timeout 20 "$BERTH_BIN" --json list) # on a record of "/" git would walk the whole filesystem
+json=$(json_logged timeout 20 "$BERTH_BIN" --json list) # on a record of "/" git would walk the whole filesystem
 state() { jq -r --arg n "$1" '.[] | select(.name == $n) | .state' <<<"$json"; }
 assert_eq "$(state root)" invalid
 assert_eq "$(state precious)" invalid
@@ -33,7 +33,7 @@ expect_error record_mismatch 5 berth --json discard --force precious >/dev/null
 expect_error record_mismatch 5 berth --json diff precious >/dev/null
 expect_error record_mismatch 5 berth --json path root >/dev/null
 expect_error not_found 4 berth --json discard c >/dev/null # c.json does not speak for 'c'
-report=$(not 1 timeout 20 "$BERTH_BIN" --json doctor --repair)
+report=$(not 1 json_logged timeout 20 "$BERTH_BIN" --json doctor --repair)
 for n in root precious other; do
   assert_eq "$(jq -r --arg n $n '[.problems[] | select(.name == $n) | .code] | join(",")' \
     <<<"$report")" record_invalid

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/sandbox_helpers.sh"
 # berth and git as the case's user, bounded: a regression fails here instead of hanging.
-bounded() { as_user timeout 20 "$BERTH_BIN" "$@"; }
+bounded() { json_logged as_user timeout 20 "$BERTH_BIN" "$@"; }
 bounded_git() { as_user timeout 20 "$(type -P git)" "$@"; }
 
 attempt() {

@@ -3,7 +3,7 @@
 # stopped one is killed and a new one serves the next query. Changes are not missed.
 . "$(dirname "$0")/common.sh"
 # berth, bounded: a regression fails here instead of hanging the suite.
-bounded() { timeout 20 "$BERTH_BIN" "$@"; }
+bounded() { json_logged timeout 20 "$BERTH_BIN" "$@"; }
 . "$(dirname "$0")/watch_helpers.sh"
 make_repo app
 ws=$(berth new w)
