@@ -1356,6 +1356,11 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     if (std::any_of(interrupted.begin(), interrupted.end(),
                     [&](const Problem& p) { return p.name == w.name; }))
       continue; // said above: the half-made record is not a workspace to check
+    // A live `new` or `discard` makes or removes its worktree and branch without the lock: a
+    // workspace half made or half gone is theirs, not a problem.
+    if ((w.state == State::creating || w.state == State::discarding) &&
+        util::process_alive(w.holder_pid, w.holder_start))
+      continue;
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {
       if (unlinked(w)) {
