@@ -1,8 +1,11 @@
 // The workspace lifecycle: new, list, status, discard, restore.
 //
-// Every flow reads top to bottom: the reason for each step is written above it. Metadata changes
-// (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
-// of whole trees happen outside it, so one slow workspace never stalls the others.
+// Every flow reads top to bottom: the reason for each step is written above it. Registry records
+// change under the project lock; git work that runs the user's hooks happens outside it, so one
+// slow workspace (or hook) never stalls the others: checkouts, deletions of whole trees, and also
+// berth's own ref updates (`worktree add -b`, snapshot refs, branch deletions), which run the
+// user's reference-transaction hook. The pattern: claim the record under the lock (creating or
+// discarding, held by this process), release it, do the git work, take it again to finish.
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
 #include "core/behind.hpp"

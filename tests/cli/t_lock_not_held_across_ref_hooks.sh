@@ -53,6 +53,7 @@ echo 'refs/heads/berth/a$' >"$T/pattern"
 berth new a >/dev/null 2>&1 &
 pid=$!
 wait_for_file "$T/hook-started"
+bounded new other0 >/dev/null
 assert_eq "$(bounded --json list | jq -r '.[] | select(.name == "a") | .state')" creating
 expect_error busy 5 bounded --json path a >/dev/null
 touch "$T/release"
