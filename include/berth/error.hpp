@@ -47,6 +47,8 @@ enum class ErrorCode {
   // issue 11, crashes (keep together)
   internal,   ///< berth itself failed unexpectedly (an exception: out of memory, a system error)
   index_lock, ///< a git lock file (index.lock) is in the way; the message names it
+  // issue 11, hooks (keep together)
+  hook_refused, ///< the user's reference-transaction hook refused a ref update; nothing changed
 };
 
 /// What a failed git call said: nobody should have to guess.

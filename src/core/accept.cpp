@@ -1249,11 +1249,13 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     settle_dead_ops(project, &report.repaired);
     BERTH_TRY(recover_interrupted(project));
   }
-  auto lock = BERTH_TRY(registry.lock());
 
   // Interrupted accepts: finish them (the user asked for the change) unless the branch has moved
   // elsewhere since, in which case the written paths are rolled back. Only the recorded paths are
-  // touched, and only where they hold exactly the old or the new content.
+  // touched, and only where they hold exactly the old or the new content. Not under the project
+  // lock: this writes into the user's checkout and moves its HEAD (their hooks run); the dead
+  // intent itself keeps every other accept into that branch away, each path is written only
+  // where it holds the old or the new content, and HEAD moves by compare-and-swap.
   for (const auto& file : intent_files(project)) {
     auto loaded = load_intent(file);
     if (!loaded) {
@@ -1287,13 +1289,21 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     bool forward = !in.moves_head || head == in.old_commit || head == in.new_commit;
     std::vector<std::string> left_alone;
     auto moved = BERTH_TRY(settle_paths(in, forward, &left_alone));
-    if (forward && in.moves_head && head == in.old_commit)
-      BERTH_TRY(git(GitCall{{"update-ref", "-m", "berth doctor: finish accept of " + in.workspace,
-                             "HEAD", in.new_commit, in.old_commit},
-                            in.worktree,
-                            {},
-                            {},
-                            util::Stream::pipe}));
+    if (forward && in.moves_head && head == in.old_commit) {
+      GitCall finish{{"update-ref", "-m", "berth doctor: finish accept of " + in.workspace, "HEAD",
+                      in.new_commit, in.old_commit},
+                     in.worktree,
+                     {},
+                     {},
+                     util::Stream::pipe};
+      auto moved_head = BERTH_TRY(git_status_of(finish));
+      // Refused because another `doctor --repair` finished it first: done all the same.
+      if (!moved_head.ok() &&
+          chomp(BERTH_TRY(
+                    git(GitCall{{"rev-parse", "HEAD"}, in.worktree, {}, {}, util::Stream::pipe}))
+                    .out) != in.new_commit)
+        return tl::unexpected(git_error(finish, moved_head));
+    }
     report.repaired.push_back(fmt::format("{}: {} ({} file(s) written)", what,
                                           forward ? "finished" : "rolled back", moved.size()));
     for (const auto& p : left_alone)
@@ -1304,6 +1314,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
                "`) and settle it by hand"});
     ::unlink(file.c_str());
     if (forward) {
+      auto relock = BERTH_TRY(registry.lock());
       if (auto record = registry.load(name_slug(in.workspace)); record && *record) {
         (*record)->state = State::landed;
         (*record)->holder_pid = 0;
@@ -1314,7 +1325,8 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     }
   }
 
-  // Registry against git and the disk.
+  // Registry against git and the disk, under the lock: no command changes what is judged here.
+  auto lock = BERTH_TRY(registry.lock());
   auto records = BERTH_TRY(registry.load_all(&report.problems));
   // Planted FIFOs and the like first: every git call below would wait on them. Left in place
   // (no --repair), those `git worktree list` reads stop the look here.
@@ -1356,6 +1368,11 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     if (std::any_of(interrupted.begin(), interrupted.end(),
                     [&](const Problem& p) { return p.name == w.name; }))
       continue; // said above: the half-made record is not a workspace to check
+    // A live `new` or `discard` makes or removes its worktree and branch without the lock: a
+    // workspace half made or half gone is theirs, not a problem.
+    if ((w.state == State::creating || w.state == State::discarding) &&
+        util::process_alive(w.holder_pid, w.holder_start))
+      continue;
     // A record that does not match git never gets a tree deleted: say which and why.
     if (util::exists(w.path)) {
       if (unlinked(w)) {

@@ -70,6 +70,8 @@ std::string_view code_name(ErrorCode code) {
     return "internal";
   case ErrorCode::index_lock:
     return "index_lock";
+  case ErrorCode::hook_refused:
+    return "hook_refused";
   }
   return "unknown";
 }

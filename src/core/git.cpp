@@ -1,11 +1,14 @@
 #include "core/git.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <set>
 #include <sys/statvfs.h>
+#include <thread>
+#include <unistd.h>
 
 namespace berth {
 namespace {
@@ -90,6 +93,23 @@ Error lock_error(const std::string& lock, const std::string& what) {
                {lock}};
 }
 
+bool saw_half_made_worktree(const std::string& err) {
+  return err.find("failed to read ") != std::string::npos &&
+         err.find("/commondir") != std::string::npos;
+}
+
+void wait_for_half_made_worktree(int attempt) {
+  // A few milliseconds, different for each process, so that racing adds draw apart.
+  std::this_thread::sleep_for(std::chrono::milliseconds(5 + (::getpid() * 7 + attempt * 13) % 40));
+}
+
+bool ref_hook_refused(const std::string& err) {
+  // git 2.39 says "ref updates aborted by hook", later ones "... aborted by the
+  // reference-transaction hook".
+  return err.find("aborted by hook") != std::string::npos ||
+         err.find("aborted by the reference-transaction hook") != std::string::npos;
+}
+
 Error git_error(const GitCall& call, const util::ProcessResult& result, std::string message) {
   std::vector<std::string> argv{"git"};
   argv.insert(argv.end(), call.args.begin(), call.args.end());
@@ -118,7 +138,13 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
       if (a.rfind("--work-tree=", 0) == 0) return disk_full(a.substr(12));
     return !call.cwd.empty() && disk_full(call.cwd);
   };
-  if (says_no_space(result.err) || wrote_to_full_disk()) {
+  if (ref_hook_refused(result.err)) {
+    e.code = ErrorCode::hook_refused;
+    if (e.message.find("reference-transaction hook") == std::string::npos)
+      e.message += " (your reference-transaction hook refused the ref update)";
+    e.hint = "see what your reference-transaction hook checks (core.hooksPath, or hooks/ in the "
+             "git dir): it refused one of berth's refs; then run the command again";
+  } else if (says_no_space(result.err) || wrote_to_full_disk()) {
     e.code = ErrorCode::no_space;
     e.message = "the disk is full: " + e.message;
     e.hint = "free some space, then run the command again";

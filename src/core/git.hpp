@@ -48,6 +48,15 @@ Result<std::string> git_out(const std::string& cwd, std::vector<std::string> arg
 Error lock_error(const std::string& lock, const std::string& what);
 /// An Error describing a failed git call, with `message` as its one line.
 Error git_error(const GitCall& call, const util::ProcessResult& result, std::string message = {});
+/// Whether git died reading a worktree admin dir another `git worktree add` was still writing
+/// ("failed to read .../worktrees/X/commondir"): git reads every worktree's admin dir for
+/// `worktree list` and for the checked-out check of `worktree add`, and a concurrent add's
+/// `commondir` is empty for a moment. Such a call can be tried again (after undoing what it
+/// left), after wait_for_half_made_worktree.
+bool saw_half_made_worktree(const std::string& err);
+void wait_for_half_made_worktree(int attempt);
+/// Whether git's stderr says the user's reference-transaction hook refused the ref update.
+bool ref_hook_refused(const std::string& err);
 
 /// Whether an error text (git's stderr, an errno message) says the disk is full.
 bool says_no_space(const std::string& text);

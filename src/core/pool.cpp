@@ -192,8 +192,10 @@ Result<std::string> main_head(const Project& project) {
   return chomp(r.out);
 }
 
-// Make one ready slot. The worktree is registered under the lock; the checkout and settling,
-// the slow parts, happen outside it.
+// Make one ready slot. Its record is made under the lock ("filling", held by this process: a
+// filler that dies leaves a slot the next fill removes); the worktree is registered outside it
+// (`worktree add` runs the user's reference-transaction hook for the slot's HEAD), and so are
+// the checkout and settling, the slow parts.
 Result<void> make_slot(const Project& project, const std::string& commit) {
   Registry registry(project.berth_dir());
   SlotRecord r;
@@ -212,14 +214,26 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
     // `worktree add` reads every worktree's HEAD: never while one of them is a planted FIFO.
     BERTH_TRY(refuse_blocking_admin(project.common_dir()));
     BERTH_TRY(save_slot(project, r));
-    GitCall add = repo_call(project, {"worktree", "add", "--no-checkout", "--detach", "--lock",
-                                      "--reason", kSlotLockReason, r.slot.path, commit});
-    auto added = BERTH_TRY(git_status_of(add));
-    if (!added.ok()) {
-      ::unlink(record_path(project, r.slot.id).c_str());
-      return tl::unexpected(
-          git_error(add, added, fmt::format("cannot make a pool slot: {}", last_line(added.err))));
-    }
+  }
+  GitCall add = repo_call(project, {"worktree", "add", "--no-checkout", "--detach", "--lock",
+                                    "--reason", kSlotLockReason, r.slot.path, commit});
+  auto added = git_status_of(add);
+  // Another `git worktree add` half-way: git died reading its admin dir. A detached add makes
+  // nothing before that check; tried again.
+  for (int attempt = 1; attempt < 20 && added && !added->ok() && saw_half_made_worktree(added->err);
+       ++attempt) {
+    wait_for_half_made_worktree(attempt);
+    added = git_status_of(add);
+  }
+  if (!added || !added->ok()) {
+    auto lock = registry.lock();
+    forget_slot(project, r);
+    if (!added) return tl::unexpected(added.error());
+    return tl::unexpected(
+        git_error(add, *added, fmt::format("cannot make a pool slot: {}", last_line(added->err))));
+  }
+  {
+    auto lock = BERTH_TRY(registry.lock());
     r.slot.git_dir = read_gitfile(r.slot.path);
     BERTH_TRY(save_slot(project, r));
   }
@@ -528,9 +542,13 @@ bool remove_aside(const Project& project, const std::string& path) {
   return true;
 }
 
-Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const std::string& path,
-                                                const std::string& branch, const std::string& start,
-                                                const std::string& lock_reason) {
+namespace {
+
+// Under the lock: the first sound ready slot, moved to `path` (a rename) and gone from the pool,
+// so that no other `new` takes it too.
+Result<std::optional<TakenSlot>> claim_pool_slot(const Project& project, const std::string& path) {
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
   // Slots are used whenever there are some (even made by hand with pool.size = 0).
   for (auto& r : load_slots(project)) {
     if (r.slot.state != "ready" || !util::is_directory(r.slot.path)) continue;
@@ -563,24 +581,40 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
       continue;
     }
     ::unlink(record_path(project, r.slot.id).c_str());
-    Workspace w;
-    w.path = path;
-    w.git_dir = r.slot.git_dir;
-    // The branch is created at the base; HEAD is attached to it without touching index or files
-    // (they still hold the slot's commit until the caller's read-tree brings them over).
-    auto made = BERTH_TRY(
-        git_status_of(repo_call(project, {"update-ref", "-m", "berth: new workspace",
-                                          "refs/heads/" + branch, start, project.null_oid()})));
-    if (!made.ok()) {
-      (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
-      return fail(ErrorCode::branch_exists,
-                  fmt::format("cannot create branch '{}': {}", branch, chomp(made.err)));
-    }
-    BERTH_TRY(git(workspace_call(w, {"symbolic-ref", "HEAD", "refs/heads/" + branch})));
-    set_lock_reason(project, w, lock_reason);
     return std::optional<TakenSlot>(TakenSlot{r.slot.git_dir, r.slot.commit});
   }
   return std::optional<TakenSlot>();
+}
+
+} // namespace
+
+Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const std::string& path,
+                                                const std::string& branch, const std::string& start,
+                                                const std::string& lock_reason) {
+  auto taken = BERTH_TRY(claim_pool_slot(project, path));
+  if (!taken) return taken;
+  // Outside the lock: the branch is created at the base, and HEAD attached to it without
+  // touching index or files (they still hold the slot's commit until the caller's read-tree
+  // brings them over). Both run the user's reference-transaction hook. The tree at `path` is the
+  // caller's now (its record, held by it, names the path): a failure here is undone with it.
+  Workspace w;
+  w.path = path;
+  w.git_dir = taken->git_dir;
+  GitCall make = repo_call(project, {"update-ref", "-m", "berth: new workspace",
+                                     "refs/heads/" + branch, start, project.null_oid()});
+  auto made = BERTH_TRY(git_status_of(make));
+  if (!made.ok()) {
+    if (ref_hook_refused(made.err))
+      return tl::unexpected(git_error(
+          make, made,
+          fmt::format("cannot create branch '{}': your reference-transaction hook refused it",
+                      branch)));
+    return fail(ErrorCode::branch_exists,
+                fmt::format("cannot create branch '{}': {}", branch, chomp(made.err)));
+  }
+  BERTH_TRY(git(workspace_call(w, {"symbolic-ref", "HEAD", "refs/heads/" + branch})));
+  set_lock_reason(project, w, lock_reason);
+  return taken;
 }
 
 Result<PoolStatus> pool_status(const Project& project) {

@@ -15,8 +15,10 @@ struct TakenSlot {
   std::string commit;  ///< what its files and index hold
 };
 
-/// Under the project lock: move a ready slot to `path`, create `branch` at `start` and attach the
-/// slot's HEAD to it (no file is touched), lock it with `lock_reason`. None when no slot is ready.
+/// Move a ready slot to `path` (under the project lock, taken here: call it without), then,
+/// outside the lock (the user's reference-transaction hook runs), create `branch` at `start` and
+/// attach the slot's HEAD to it (no file is touched), lock it with `lock_reason`. None when no
+/// slot is ready. On failure the tree at `path` is the caller's to undo.
 Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const std::string& path,
                                                 const std::string& branch, const std::string& start,
                                                 const std::string& lock_reason);

@@ -99,6 +99,12 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
       s.ref = ref;
       return s;
     }
+    // The user's hook said no (to every name alike): the discard stops here, nothing removed.
+    if (ref_hook_refused(made.err))
+      return tl::unexpected(git_error(
+          update, made,
+          fmt::format("cannot save '{}' in the trash: your reference-transaction hook refused {}",
+                      w.name, ref)));
     failed = git_error(
         update, made,
         fmt::format("cannot create a trash ref for '{}': {}", w.name, last_line(made.err)));

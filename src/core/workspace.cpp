@@ -1,8 +1,11 @@
 // The workspace lifecycle: new, list, status, discard, restore.
 //
-// Every flow reads top to bottom: the reason for each step is written above it. Metadata changes
-// (registry records, worktree admin, refs) happen under the project lock; checkouts and deletions
-// of whole trees happen outside it, so one slow workspace never stalls the others.
+// Every flow reads top to bottom: the reason for each step is written above it. Registry records
+// change under the project lock; git work that runs the user's hooks happens outside it, so one
+// slow workspace (or hook) never stalls the others: checkouts, deletions of whole trees, and also
+// berth's own ref updates (`worktree add -b`, snapshot refs, branch deletions), which run the
+// user's reference-transaction hook. The pattern: claim the record under the lock (creating or
+// discarding, held by this process), release it, do the git work, take it again to finish.
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
 #include "core/behind.hpp"
@@ -65,7 +68,14 @@ Error no_work_tree_error(const Project& project) {
 Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
   // git reads every worktree's HEAD for this: one planted FIFO would hang it.
   BERTH_TRY(refuse_blocking_admin(project.common_dir()));
-  auto out = BERTH_TRY(git(repo_call(project, {"worktree", "list", "--porcelain", "-z"})));
+  GitCall list = repo_call(project, {"worktree", "list", "--porcelain", "-z"});
+  auto out = BERTH_TRY(git_status_of(list));
+  // A `git worktree add` half-way (outside berth's lock): asked again.
+  for (int attempt = 1; attempt < 20 && !out.ok() && saw_half_made_worktree(out.err); ++attempt) {
+    wait_for_half_made_worktree(attempt);
+    out = BERTH_TRY(git_status_of(list));
+  }
+  if (!out.ok()) return tl::unexpected(git_error(list, out));
   auto entries = parse_worktree_list(out.out);
   if (!entries.empty() && !entries.front().bare && !project.main_worktree().empty())
     entries.front().path = project.main_worktree();
@@ -297,9 +307,11 @@ bool repository_has_commits(const Project& project) {
   return r && r->ok() && !r->out.empty();
 }
 
-// Undo a half-made workspace: its worktree, its branch (only if it still points where we created
-// it) and its record. Called under the lock. False when nothing was undone.
-bool roll_back(const Project& project, const Workspace& made, const std::string& start) {
+// Undo the git side of a half-made workspace: its worktree and its branch (only if it still
+// points where we created it). Its record stays, held by the caller: no other command acts on a
+// record a live process holds, so this needs no lock (and the user's reference-transaction hook,
+// which the branch's deletion runs, never runs under it). False when nothing was undone.
+bool undo_creation(const Project& project, const Workspace& made, const std::string& start) {
   auto records = registry_of(project).load_all();
   if (!records) return false;
   // A creation killed right after `git worktree add` left its record without the admin dir git
@@ -327,7 +339,18 @@ bool roll_back(const Project& project, const Workspace& made, const std::string&
   }
   if (!start.empty())
     (void)git_status_of(repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, start}));
-  (void)registry_of(project).remove(name_slug(w.name));
+  return true;
+}
+
+// Undo a half-made workspace whose record this process holds: the git side without the lock,
+// then the record under it. False when nothing was undone (the record stays; the next command or
+// `berth doctor` deals with it once this process is gone).
+bool roll_back(const Project& project, const Workspace& made, const std::string& start) {
+  if (!undo_creation(project, made, start)) return false;
+  Registry registry = registry_of(project);
+  auto lock = registry.lock();
+  if (!lock) return false;
+  (void)registry.remove(name_slug(made.name));
   return true;
 }
 
@@ -384,20 +407,27 @@ Result<void> recover_interrupted(const Project& project) {
   std::vector<std::string> cleaned;
   (void)stale_temp_files(project, Repair::yes, cleaned);
   if (!any) return {};
-  auto lock = BERTH_TRY(registry.lock());
-  for (auto& w : BERTH_TRY(registry.load_all())) {
-    if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
-    if (!record_problem(project, w).empty()) continue; // never acted on (doctor reports it)
-    if (w.state == State::creating) {
-      roll_back(project, w, w.start.empty() ? w.base : w.start);
-    } else if (w.state == State::discarding && !util::exists(w.path)) {
-      // The snapshot was taken before anything was removed; finish the removal.
-      finish_discard(project, w);
-      (void)registry.remove(name_slug(w.name));
-    } else {
+  // A dead creation or discard is taken over under the lock (the record held by this process,
+  // so that no other command undoes it at the same time), and undone or finished after it: the
+  // branch's deletion runs the user's reference-transaction hook, never under the lock. If this
+  // process dies too, the next command takes it over again (each step can be done twice).
+  std::vector<Workspace> undo, finish;
+  {
+    auto lock = BERTH_TRY(registry.lock());
+    for (auto& w : BERTH_TRY(registry.load_all())) {
+      if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
+      if (!record_problem(project, w).empty()) continue; // never acted on (doctor reports it)
+      if (w.state == State::creating || (w.state == State::discarding && !util::exists(w.path))) {
+        hold(w, w.state);
+        BERTH_TRY(registry.save(w));
+        (w.state == State::creating ? undo : finish).push_back(w);
+        continue;
+      }
       // A run that died: what its end would have done. Non-files its command planted in the
       // admin dir moved aside first (the session's end reads HEAD), then its sandboxed session
       // finished if it left one (HEAD detached, objects in quarantine); the workspace is free.
+      // (Also a discard that died before its tree left its place: the workspace is as it was,
+      // its snapshot in the trash.)
       if (util::is_directory(w.git_dir)) (void)repair_admin_files(w);
       (void)recover_confined_session(project, w);
       w.state = State::ready;
@@ -406,6 +436,14 @@ Result<void> recover_interrupted(const Project& project) {
       BERTH_TRY(registry.save(w));
       set_lock_reason(project, w, idle_lock_reason(w));
     }
+  }
+  for (const auto& w : undo)
+    roll_back(project, w, w.start.empty() ? w.base : w.start);
+  // The snapshot was taken before anything was removed; finish the removal.
+  for (const auto& w : finish) {
+    finish_discard(project, w);
+    auto lock = BERTH_TRY(registry.lock());
+    (void)registry.remove(name_slug(w.name));
   }
   return {};
 }
@@ -428,6 +466,8 @@ Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w,
       wait_for_running_gc(project);
     }
     snap = take_snapshot(project, w, content);
+    // The user's hook said no: asking again gets the same answer.
+    if (!snap && snap.error().code == ErrorCode::hook_refused) return snap;
     std::optional<Error> why;
     if (snap && snapshot_complete(project, snap->commit, &why)) return snap;
     if (snap) {
@@ -492,9 +532,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     if (roll_back(project, w, plan.start) && plan.undo_populate) plan.undo_populate();
   };
   {
-    // Under the lock: claim the name, then let git register the worktree and create the branch.
-    // Serialising `git worktree add` here is what makes 20 parallel `new`s all succeed: git's own
-    // worktree admin is not safe against concurrent adds.
+    // Under the lock: claim the name (the record, marked creating and held by this process).
     auto lock = BERTH_TRY(registry.lock());
     if (auto existing = BERTH_TRY(registry.load(slug))) {
       if (existing->name == plan.name)
@@ -554,67 +592,89 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
     // sees a dead holder and rolls everything back.
     BERTH_TRY(test_failure_at("record"));
     BERTH_TRY(registry.save(w));
-    // From here on every failure undoes everything, the branch included: it did not exist when
-    // we looked under this lock, so one at `start` now is ours (git may have made it before
-    // failing, as `worktree add -b` does when the branch is checked out elsewhere).
-    auto undo = [&](Error e) -> Result<Created> {
-      roll_back_all();
-      return tl::unexpected(std::move(e));
-    };
-    if (auto injected = test_failure_at("after-record"); !injected) return undo(injected.error());
+  }
+  // The name is claimed: the lock is released before git registers the worktree and creates the
+  // branch, which runs the user's reference-transaction hook (and a slow one must not stop every
+  // other berth command). Concurrent `git worktree add`s of distinct paths and branches are safe:
+  // git makes each admin dir with mkdir (a counter on a clash) and guards it with a `locked` file
+  // from the start, and each branch is its own ref. If we die from here on, the record (creating,
+  // held by a dead process) makes the next berth command roll everything back.
+  // From here on every failure undoes everything, the branch included: it did not exist when we
+  // looked under the lock, and no other berth command makes it while our record holds the name,
+  // so one at `start` now is ours (git may have made it before failing, as `worktree add -b` does
+  // when the branch is checked out elsewhere).
+  auto undo = [&](Error e) -> Result<Created> {
+    roll_back_all();
+    return tl::unexpected(std::move(e));
+  };
+  if (auto injected = test_failure_at("after-record"); !injected) return undo(injected.error());
 
-    // A warm slot from the pool, if there is one: a rename and a ref update, no checkout.
-    std::optional<TakenSlot> slot;
-    if (!plan.no_pool) {
-      auto taken = take_pool_slot(project, path, branch, plan.start, idle_lock_reason(w));
-      if (!taken) return undo(taken.error());
-      slot = *taken;
+  // A warm slot from the pool, if there is one: a rename and a ref update, no checkout.
+  std::optional<TakenSlot> slot;
+  if (!plan.no_pool) {
+    auto taken = take_pool_slot(project, path, branch, plan.start, idle_lock_reason(w));
+    if (!taken) return undo(taken.error());
+    slot = *taken;
+  }
+  if (slot) {
+    from = slot->commit;
+    w.git_dir = slot->git_dir;
+  } else {
+    // `worktree add` reads every worktree's HEAD (is the branch checked out elsewhere?): a
+    // FIFO planted in another one would hold it forever.
+    if (auto blocked = refuse_blocking_admin(project.common_dir()); !blocked)
+      return undo(blocked.error());
+    GitCall add =
+        repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock", "--reason",
+                            idle_lock_reason(w), "-b", branch, path, plan.start});
+    constexpr int kAddAttempts = 20;
+    auto added = git_status_of(add);
+    // Another `git worktree add` (a parallel `new`, a pool filler) half-way: git died reading
+    // its admin dir. What this one left (its branch, which git makes first) is undone, and it is
+    // tried again.
+    for (int attempt = 1;
+         attempt < kAddAttempts && added && !added->ok() && saw_half_made_worktree(added->err);
+         ++attempt) {
+      undo_creation(project, w, plan.start);
+      wait_for_half_made_worktree(attempt);
+      added = git_status_of(add);
     }
-    if (slot) {
-      from = slot->commit;
-      w.git_dir = slot->git_dir;
-    } else {
-      // `worktree add` reads every worktree's HEAD (is the branch checked out elsewhere?): a
-      // FIFO planted in another one would hold it forever.
-      if (auto blocked = refuse_blocking_admin(project.common_dir()); !blocked)
-        return undo(blocked.error());
-      GitCall add =
-          repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock",
-                              "--reason", idle_lock_reason(w), "-b", branch, path, plan.start});
-      auto added = git_status_of(add);
-      if (!added || !added->ok()) {
-        if (!added) return undo(added.error());
-        // git's last line says why (an earlier one is its progress note).
-        Error e = git_error(
-            add, *added,
-            fmt::format("cannot create workspace '{}': {}", plan.name, last_line(added->err)));
+    if (!added || !added->ok()) {
+      if (!added) return undo(added.error());
+      // git's last line says why (an earlier one is its progress note).
+      Error e = git_error(
+          add, *added,
+          ref_hook_refused(added->err)
+              ? fmt::format("cannot create workspace '{}': your reference-transaction hook "
+                            "refused its branch {}",
+                            plan.name, branch)
+              : fmt::format("cannot create workspace '{}': {}", plan.name, last_line(added->err)));
+      if (e.code != ErrorCode::hook_refused)
         e.hint = added->err.find("already") != std::string::npos
                      ? fmt::format("`git worktree list` shows what holds branch {}; free it or "
                                    "pick another name",
                                    branch)
                      : std::string("check that the workspace root is writable and has space, "
                                    "then try again");
-        return undo(std::move(e));
-      }
-      // The admin dir comes from the .git file git just wrote; from now on berth uses its own
-      // record of it and never reads the workspace's .git again.
-      w.git_dir = read_gitfile(path);
-      if (w.git_dir.empty()) {
-        Error e = git_error(add, *added, fmt::format("git left no usable .git file in {}", path));
-        e.hint = "check that the workspace root is writable and run `berth new` again";
-        return undo(std::move(e));
-      }
+      return undo(std::move(e));
     }
+    // The admin dir comes from the .git file git just wrote; from now on berth uses its own
+    // record of it and never reads the workspace's .git again.
+    w.git_dir = read_gitfile(path);
+    if (w.git_dir.empty()) {
+      Error e = git_error(add, *added, fmt::format("git left no usable .git file in {}", path));
+      e.hint = "check that the workspace root is writable and run `berth new` again";
+      return undo(std::move(e));
+    }
+  }
+  {
     auto saved = test_failure_at("worktree");
-    if (saved) saved = registry.save(w);
+    if (saved) {
+      auto lock = registry.lock();
+      saved = lock ? registry.save(w) : Result<void>(tl::unexpected(lock.error()));
+    }
     if (!saved) return undo(saved.error());
   }
-  // Outside the lock, a failure takes the lock again to undo.
-  auto undo = [&](Error e) -> Result<Created> {
-    auto lock = registry.lock();
-    roll_back_all();
-    return tl::unexpected(std::move(e));
-  };
 
   // Outside the lock: write the files. This is the slow part, and other workspaces proceed
   // meanwhile. Any failure (a filter erroring, a full disk) undoes everything.
@@ -659,17 +719,16 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   }
 
   {
-    auto lock = BERTH_TRY(registry.lock());
     w.state = State::ready;
     w.holder_pid = 0;
     w.holder_start = 0;
     w.start.clear(); // only needed to undo a creation
     auto ready = test_failure_at("ready");
-    if (ready) ready = registry.save(w);
-    if (!ready) {
-      roll_back_all();
-      return tl::unexpected(ready.error());
+    if (ready) {
+      auto lock = registry.lock();
+      ready = lock ? registry.save(w) : Result<void>(tl::unexpected(lock.error()));
     }
+    if (!ready) return undo(ready.error());
   }
   created.workspace = w;
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
@@ -1031,11 +1090,37 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                 "move or delete that directory yourself, then run `berth discard` again");
   }
 
+  // Claimed (discarding, held by this process), then the lock is released: the snapshot, the
+  // tree's move and the branch's deletion run the user's hooks (reference-transaction,
+  // post-index-change), and a slow one must not stop every other berth command. No other
+  // command acts on a workspace a live process holds; if we die, the next command finishes the
+  // discard once the tree has left its place, and frees the workspace before that.
+  // A failure before anything is removed puts the record back exactly as it was.
+  std::string record_file = registry.record_path(name_slug(w.name));
+  std::string original = util::read_file(record_file).value_or("");
+  hold(w, State::discarding);
+  BERTH_TRY(registry.save(w));
+  { auto released = std::move(lock); }
+  auto restore_ready = [&] {
+    auto relock = registry.lock();
+    if (!relock) return;
+    auto now = registry.load(name_slug(w.name));
+    if (now && *now && (*now)->holder_pid == static_cast<int>(::getpid()) && !original.empty())
+      (void)util::write_file_atomic(record_file, original);
+  };
+  auto give_up = [&](Error e) -> Result<Discarded> {
+    restore_ready();
+    return tl::unexpected(std::move(e));
+  };
+
   // A FIFO or the like planted in its admin dir would hang every git call below: moved aside
   // (HEAD, the index and the links rebuilt from the record), so the work is saved as usual.
-  if (present)
-    for (const auto& moved : BERTH_TRY(repair_admin_files(w)))
+  if (present) {
+    auto repaired = repair_admin_files(w);
+    if (!repaired) return give_up(repaired.error());
+    for (const auto& moved : *repaired)
       d.warnings.push_back(fmt::format("workspace '{}': {}", w.name, moved));
+  }
 
   // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
   // tree is walked once, not twice; only --no-trash needs a status first.
@@ -1047,7 +1132,10 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // the base.
   if (auto lost = lost_branch(project, w); lost && lost->head_on_it) {
     std::string at = lost->commit.empty() ? w.base : lost->commit;
-    BERTH_TRY(make_branch_again(project, w, at, "berth discard: branch made again to save it"));
+    if (auto made =
+            make_branch_again(project, w, at, "berth discard: branch made again to save it");
+        !made)
+      return give_up(made.error());
     if (lost->commit.empty())
       d.warnings.push_back(fmt::format(
           "branch {} had been deleted and its last commit is unknown: the work is saved on top of "
@@ -1064,22 +1152,15 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   if (!present && trash == Trash::no && !d.unsaved_work)
     d.unsaved_work = modules_hold_own_commits(project, w, tip_out.empty() ? w.base : tip_out);
   if (trash == Trash::no && d.unsaved_work && force == Force::no)
-    return fail(
+    return give_up(Error{
         ErrorCode::unsaved_work,
         fmt::format(
             "workspace '{}' has work that --no-trash would lose ({} commit(s), {} changed file(s))",
             w.name, before.ahead,
             before.staged + before.modified + before.untracked + before.conflicted),
-        "drop --no-trash to keep a snapshot, or add --force to lose it");
-
-  hold(w, State::discarding);
-  BERTH_TRY(registry.save(w));
-  auto restore_ready = [&] {
-    w.state = State::ready;
-    w.holder_pid = 0;
-    w.holder_start = 0;
-    (void)registry.save(w);
-  };
+        "drop --no-trash to keep a snapshot, or add --force to lose it",
+        std::nullopt,
+        {}});
 
   // Ignored files (build output) are not saved; say how much goes, so nothing vanishes silently.
   // A tree left to the background deleter is counted there (a walk of the whole tree, which
@@ -1095,10 +1176,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   if (trash == Trash::yes) {
     Content content = present ? Content::work_tree : Content::commits_only;
     auto snap = take_whole_snapshot(project, w, content);
-    if (!snap) {
-      restore_ready();
-      return tl::unexpected(snap.error());
-    }
+    if (!snap) return give_up(snap.error());
     d.snapshot = *snap;
     d.warnings.insert(d.warnings.end(), snap->warnings.begin(), snap->warnings.end());
     // Unsaved work: a tree or a history that differs from the base, or a nested repository's.
@@ -1163,13 +1241,11 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   if (doomed == w.path && registered) {
     auto removed =
         git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
-    if (!removed || !removed->ok()) {
-      restore_ready();
-      if (!removed) return tl::unexpected(removed.error());
-      return tl::unexpected(
+    if (!removed) return give_up(removed.error());
+    if (!removed->ok())
+      return give_up(
           git_error(repo_call(project, {"worktree", "remove"}), *removed,
                     fmt::format("cannot remove workspace '{}': {}", w.name, chomp(removed->err))));
-    }
   }
   // The branch goes too, unless someone checked it out elsewhere; its commits are in the snapshot.
   if (!tip_out.empty()) {
@@ -1185,9 +1261,11 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
              !del || !del->ok())
       d.warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
   }
-  BERTH_TRY(registry.remove(name_slug(w.name)));
-  discard_shadow(project, w);
-  { auto released = std::move(lock); }
+  {
+    auto relock = BERTH_TRY(registry.lock());
+    BERTH_TRY(registry.remove(name_slug(w.name)));
+    discard_shadow(project, w);
+  }
 
   if (doomed != w.path) {
     if (background) {
