@@ -1,5 +1,5 @@
-# An accept killed (SIGKILL: berth alone, then its whole process group) before each git call of
-# its discard phase (the change has landed; the workspace goes to the trash): doctor tells
+# An accept killed (SIGKILL: berth alone; its whole process group with FAULT_MODES=group) before
+# each git call of its discard phase (the change has landed; the workspace goes to the trash): doctor tells
 # the truth, and `doctor --repair` leaves the landed workspace whole or discarded (its snapshot
 # restorable), never `berth/x` without a workspace (then `new x`/`restore x` failed with
 # branch_exists while doctor said "all good"). The landed change stays landed.
@@ -25,10 +25,11 @@ all=$(count_git_calls "${accept[@]}")
 
 FAULT_COMMON=$(git rev-parse --path-format=absolute --git-common-dir)
 
-# Every call of the discard phase, berth alone and then its whole process group. Each round is
-# kept cheap (the crash loops run hundreds of rounds): doctor --repair only where doctor found
-# something, the user's checkout compared after each loop (a change would still be there).
-for mode in alone group; do
+# Every call of the discard phase, berth alone (its whole process group:
+# t_accept_discard_group_killed_at_each_git_call, the same loop, which sets FAULT_MODES; one
+# test each keeps each under ctest's time limit). Each round is kept cheap: doctor --repair only
+# where doctor found something, the user's checkout compared after the loop.
+for mode in ${FAULT_MODES:-alone}; do
   for ((k = keep + 1; ; k++)); do
     make_x
     crash_at_git_call "$k" "$mode" "${accept[@]}" || break
