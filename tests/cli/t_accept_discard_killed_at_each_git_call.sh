@@ -1,7 +1,7 @@
 # An accept killed (SIGKILL: berth alone; its whole process group with FAULT_MODES=group) before
-# each git call of its discard phase (the change has landed; the workspace goes to the trash): doctor tells
-# the truth, and `doctor --repair` leaves the landed workspace whole or discarded (its snapshot
-# restorable), never `berth/x` without a workspace (then `new x`/`restore x` failed with
+# each git call of its discard phase (the change has landed; the workspace goes to the trash):
+# doctor tells the truth, and `doctor --repair` leaves the landed workspace whole or discarded
+# (its snapshot restorable), never `berth/x` without a workspace (then `new x`/`restore x` failed with
 # branch_exists while doctor said "all good"). The landed change stays landed.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"

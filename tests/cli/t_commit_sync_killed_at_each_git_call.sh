@@ -3,6 +3,8 @@
 # settles the workspace to exactly before (HEAD, index, files) or exactly after. (A kill between
 # moving HEAD and resetting the index used to leave the index showing the reverse of the work,
 # unseen by doctor; a kill inside sync's merge left index.lock and a half-merged tree.)
+# (berth alone here; its whole process group in t_commit_sync_group_killed_at_each_git_call,
+# which runs this loop with FAULT_MODES=group: one test each keeps each under ctest's time limit.)
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
@@ -42,13 +44,13 @@ where() {
   fi
 }
 
-# Each killed at every call, berth alone and then its whole process group. Each round is kept
+# Each killed at every call (berth alone, or its group: FAULT_MODES). Each round is kept
 # cheap (the crash loops run hundreds of rounds): doctor is asked again only after a state it
 # had to see, the user's checkout compared after each loop (a change would still be there).
 for cmd in commit sync; do
   args=(commit x -m work)
   [[ $cmd == sync ]] && args=(sync x)
-  for mode in alone group; do
+  for mode in ${FAULT_MODES:-alone}; do
     for ((k = 1; ; k++)); do
       crash_at_git_call "$k" "$mode" "${args[@]}" || break
       state=$(where "$cmd")

@@ -1,9 +1,11 @@
-# A `berth discard` killed (SIGKILL: berth alone, then its whole process group) before each of its
-# git calls (each mode at every call) leaves a state `berth doctor` tells truly, and `berth doctor --repair` settles it to
+# A `berth discard` killed (SIGKILL: berth alone; its whole process group) before each of its git
+# calls leaves a state `berth doctor` tells truly, and `berth doctor --repair` settles it to
 # exactly before (the workspace whole: files, branch) or exactly after (no record, no branch, the
 # work in the trash, `restore` brings it back byte for byte); the user's checkout is untouched,
 # and the name works at once. (A kill after the tree was moved aside used to leave `berth/x`:
 # doctor said "all good" while `new x` and `restore x` failed with branch_exists.)
+# (berth alone here; its whole process group in t_discard_group_killed_at_each_git_call,
+# which runs this loop with FAULT_MODES=group: one test each keeps each under ctest's time limit.)
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
@@ -22,12 +24,12 @@ other=$(tree_digest "$(berth path other)")
 FAULT_COMMON=$(git rev-parse --path-format=absolute --git-common-dir)
 xpath=$ws
 
-# berth alone, then its whole process group, at every call. Each round is kept cheap (the crash
+# At every call (berth alone, or its group: FAULT_MODES). Each round is kept cheap (the crash
 # loops run hundreds of rounds): `doctor --repair` settles what doctor found and, by its exit
 # status, says nothing is left (not run when doctor found nothing); the user's checkout and the
 # other workspace, which no round may touch, are compared after each mode's rounds (a change
 # would still be there).
-for mode in alone group; do
+for mode in ${FAULT_MODES:-alone}; do
   for ((k = 1; ; k++)); do
     crash_at_git_call "$k" "$mode" discard x || break
     state=$(workspace_state x)

@@ -1,5 +1,5 @@
-# A `berth discard` killed (SIGKILL) where no git call is to kill it at (BERTH_TEST_FAIL_AT=STEP:kill,
-# for tests only): between the snapshot and the move aside (`discard-snapshot`), and between the
+# A `berth discard` killed (SIGKILL) where no git call is to kill it at
+# (BERTH_TEST_FAIL_AT=STEP:kill, for tests only): between the snapshot and the move aside (`discard-snapshot`), and between the
 # rename of the tree into .trash and the rewrite of its admin dir's `gitdir` (`discard-moved`).
 # Doctor tells the truth; the next command or `doctor --repair` settles it to exactly before or
 # after; nothing is lost, the name works at once, nothing is left behind. (A kill between the

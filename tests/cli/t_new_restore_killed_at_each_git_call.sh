@@ -2,6 +2,8 @@
 # before each of their git calls: doctor tells the truth, `berth path` never hands out the
 # half-made workspace, and `doctor --repair` (or the next command) leaves exactly nothing (the
 # snapshot a restore started from still there) or the whole workspace; the name works at once.
+# (berth alone here; its whole process group in t_new_restore_group_killed_at_each_git_call,
+# which runs this loop with FAULT_MODES=group: one test each keeps each under ctest's time limit.)
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
@@ -23,13 +25,13 @@ user=$(user_checkout)
 
 FAULT_COMMON=$(git rev-parse --path-format=absolute --git-common-dir)
 
-# Each op killed at every call, berth alone and then its whole process group. Each round is kept
+# Each op killed at every call (berth alone, or its group: FAULT_MODES). Each round is kept
 # cheap (the crash loops run hundreds of rounds): doctor --repair only where doctor found
 # something, the user's checkout compared after each loop (a change would still be there).
 for op in new restore; do
   want=$fresh
   [[ $op == restore ]] && want=$restored
-  for mode in alone group; do
+  for mode in ${FAULT_MODES:-alone}; do
     for ((k = 1; ; k++)); do
       crash_at_git_call "$k" "$mode" "$op" x || break
       doctor_tells_truth x
