@@ -28,7 +28,10 @@
 #include "util/process_info.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -382,9 +385,13 @@ bool cut_short(const std::string& worktree, const std::string& path, const std::
 // A path is left alone (and listed in `left_alone`) when it is the user's now: its file holds
 // neither side (edited since), or HEAD is neither of the intent's commits and holds something else
 // there than the side we would write (the user committed it since: rolling it back would stage a
-// deletion or a revert of their commit).
+// deletion or a revert of their commit). `index_file` (GIT_INDEX_FILE) is the index to bring
+// along: "" for the checkout's own; accept's copy while it holds index.lock (IndexGuard).
 Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
-                                              std::vector<std::string>* left_alone) {
+                                              std::vector<std::string>* left_alone,
+                                              const std::string& index_file = {}) {
+  std::map<std::string, std::optional<std::string>> index_env;
+  if (!index_file.empty()) index_env["GIT_INDEX_FILE"] = index_file;
   std::vector<std::string> moved;
   std::string index_info;
   std::vector<std::string> to_write, to_delete;
@@ -450,8 +457,9 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
     std::vector<std::string> args{"ls-files", "-s", "-z", "--"};
     for (const auto* p : kept)
       args.push_back(p->path);
-    auto listed = BERTH_TRY(
-        git(GitCall{args, in.worktree, {{"GIT_LITERAL_PATHSPECS", "1"}}, {}, util::Stream::pipe}));
+    auto env = index_env;
+    env["GIT_LITERAL_PATHSPECS"] = "1";
+    auto listed = BERTH_TRY(git(GitCall{args, in.worktree, env, {}, util::Stream::pipe}));
     std::map<std::string, std::string> staged = staged_oids(listed.out);
     for (const auto* p : kept) {
       const std::string& want = forward ? p->new_oid : p->old_oid;
@@ -470,12 +478,15 @@ Result<std::vector<std::string>> settle_paths(const Intent& in, bool forward,
   for (const auto& path : to_delete)
     ::unlink(util::join(in.worktree, path).c_str());
   if (!index_info.empty())
-    BERTH_TRY(git(GitCall{
-        {"update-index", "-z", "--index-info"}, in.worktree, {}, index_info, util::Stream::pipe}));
+    BERTH_TRY(git(GitCall{{"update-index", "-z", "--index-info"},
+                          in.worktree,
+                          index_env,
+                          index_info,
+                          util::Stream::pipe}));
   if (!to_write.empty()) {
     std::vector<std::string> args{"checkout-index", "-f", "-q", "--"};
     args.insert(args.end(), to_write.begin(), to_write.end());
-    BERTH_TRY(git(GitCall{args, in.worktree, {}, {}, util::Stream::pipe}));
+    BERTH_TRY(git(GitCall{args, in.worktree, index_env, {}, util::Stream::pipe}));
   }
   return moved;
 }
@@ -719,12 +730,86 @@ private:
   std::optional<util::Child> child_;
 };
 
-// After a failed write into the checkout: put the written paths back at once. True when the
-// checkout is as it was (the intent can go); false when something could not be put back (the
-// intent stays for `berth doctor --repair`).
-bool undo_partial_write(const Intent& in) {
+// Git's own lock on the checkout's index, taken by berth itself (O_EXCL, as git takes it) before
+// the first file is written and held until the new index is in place. git writes into a copy of
+// the index (GIT_INDEX_FILE), which replaces the index at the end as git's own commit of a lock
+// would. The ref transaction's locks (RefLock) die with berth; this one stays on disk when berth
+// dies half-way, so that the user's next `git commit -a` (any git command that writes the index)
+// refuses with git's usual "Unable to create '.../index.lock': File exists" instead of
+// committing a half-landed change. `berth doctor --repair` removes it once it has finished or
+// rolled back the accept (it is no older than the intent). It says so inside, for whoever looks.
+class IndexGuard {
+public:
+  IndexGuard(IndexGuard&& other) noexcept
+      : lock_(std::move(other.lock_)), work_(std::move(other.work_)), fd_(other.fd_),
+        keep_(other.keep_) {
+    other.fd_ = -1;
+    other.lock_.clear();
+  }
+  IndexGuard& operator=(IndexGuard&&) = delete;
+  ~IndexGuard() {
+    (void)::unlink(work_.c_str());
+    if (fd_ >= 0) ::close(fd_);
+    if (!lock_.empty() && !keep_) (void)::unlink(lock_.c_str());
+  }
+
+  // nullopt when someone else (the user's git) holds index.lock: nothing was written.
+  static Result<std::optional<IndexGuard>> take(const std::string& gitdir, const Intent& in) {
+    std::string lock = util::join(gitdir, "index.lock");
+    int fd = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) return std::optional<IndexGuard>();
+    if (fd < 0)
+      return fail(ErrorCode::io_error,
+                  fmt::format("cannot create {}: {}", lock, std::strerror(errno)));
+    IndexGuard guard(lock, util::join(gitdir, berth_index_leaf()), fd);
+    std::string note = fmt::format(
+        "berth accept of '{}' into {} (pid {}) holds this lock while it writes.\nIf that "
+        "accept is gone, run `berth doctor --repair`: it finishes or rolls back the change and "
+        "removes this file.\n",
+        in.workspace, in.target, in.pid);
+    (void)!::write(fd, note.data(), note.size());
+    // The copy: a hard link is enough, git never writes an index in place (it renames a new one
+    // over it). No index yet: git reads a missing one as empty, as it would the real one.
+    std::string index = util::join(gitdir, "index");
+    (void)::unlink(guard.work_.c_str());
+    if (util::exists(index) && ::link(index.c_str(), guard.work_.c_str()) != 0) {
+      auto content = util::read_file(index);
+      if (!content || !util::write_file_atomic(guard.work_, *content))
+        return fail(ErrorCode::io_error, fmt::format("cannot copy {}", index));
+    }
+    return std::optional<IndexGuard>(std::move(guard));
+  }
+
+  // The copy git writes into, and which becomes the index.
+  const std::string& work_index() const { return work_; }
+  static const char* berth_index_leaf() { return "index.berth-accept"; }
+
+  // The new index in place, the lock gone.
+  Result<void> commit() {
+    std::string index = util::join(util::dirname(lock_), "index");
+    if (util::exists(work_) && ::rename(work_.c_str(), index.c_str()) != 0)
+      return fail(ErrorCode::io_error,
+                  fmt::format("cannot move {} to {}: {}", work_, index, std::strerror(errno)));
+    return {};
+  }
+  // Something could not be put back: the lock stays, so that git refuses to commit the
+  // half-written checkout until `berth doctor --repair` has settled it.
+  void keep() { keep_ = true; }
+
+private:
+  IndexGuard(std::string lock, std::string work, int fd)
+      : lock_(std::move(lock)), work_(std::move(work)), fd_(fd) {}
+  std::string lock_, work_;
+  int fd_ = -1;
+  bool keep_ = false;
+};
+
+// After a failed write into the checkout: put the written paths back at once (the index copy
+// along with them). True when the checkout is as it was (the intent can go); false when
+// something could not be put back (the intent stays for `berth doctor --repair`).
+bool undo_partial_write(const Intent& in, const std::string& index_file) {
   std::vector<std::string> left_alone;
-  auto undone = settle_paths(in, false, &left_alone);
+  auto undone = settle_paths(in, false, &left_alone, index_file);
   return undone && left_alone.empty();
 }
 
@@ -742,11 +827,30 @@ Result<void> land_in_checkout(const Project& project, const Intent& in, const st
     *lost_race = lock.error().code == ErrorCode::conflict;
     return tl::unexpected(lock.error());
   }
+  auto gitdir = git_out(in.worktree, {"rev-parse", "--absolute-git-dir"});
+  if (!gitdir) {
+    (void)::unlink(intent_file.c_str());
+    return tl::unexpected(gitdir.error());
+  }
+  auto guard = IndexGuard::take(*gitdir, in);
+  if (!guard || !*guard) {
+    (void)::unlink(intent_file.c_str()); // nothing was written
+    if (!guard) return tl::unexpected(guard.error());
+    // Another git command (the user's `git add`, `git commit`) holds the index. Lost like a race
+    // on the branch.
+    *lost_race = true;
+    return fail(ErrorCode::conflict,
+                fmt::format("another git command was using the index of {}; nothing was changed",
+                            in.worktree),
+                "run the accept again");
+  }
+  std::map<std::string, std::optional<std::string>> copy{
+      {"GIT_INDEX_FILE", (*guard)->work_index()}};
   (void)git_status_of(
-      GitCall{{"update-index", "-q", "--refresh"}, in.worktree, {}, {}, util::Stream::pipe});
+      GitCall{{"update-index", "-q", "--refresh"}, in.worktree, copy, {}, util::Stream::pipe});
   GitCall write{{"read-tree", "-m", "-u", in.old_commit, in.new_tree},
                 in.worktree,
-                {},
+                copy,
                 {},
                 util::Stream::pipe};
   auto started = git_status_of(write);
@@ -755,16 +859,6 @@ Result<void> land_in_checkout(const Project& project, const Intent& in, const st
     return tl::unexpected(started.error());
   }
   util::ProcessResult written = std::move(*started);
-  if (!written.ok() && written.err.find("index.lock': File exists") != std::string::npos) {
-    // Another git command (the user's `git add`, `git commit`) holds the index: read-tree wrote
-    // nothing. Lost like a race on the branch.
-    (void)::unlink(intent_file.c_str());
-    *lost_race = true;
-    return fail(ErrorCode::conflict,
-                fmt::format("another git command was using the index of {}; nothing was changed",
-                            in.worktree),
-                "run the accept again");
-  }
   std::optional<Error> failed;
   if (!written.ok())
     failed = git_error(write, written,
@@ -772,6 +866,15 @@ Result<void> land_in_checkout(const Project& project, const Intent& in, const st
                                    first_complaint(written.err)));
   else if (auto moved = lock->commit(); !moved)
     failed = moved.error();
+  // The refs moved: the new index goes in place (a kill before this leaves the lock, and the
+  // intent, for doctor).
+  else if (auto placed = (*guard)->commit(); !placed) {
+    (*guard)->keep();
+    Error e = placed.error();
+    e.code = ErrorCode::interrupted;
+    e.hint = "run `berth doctor --repair` to finish it";
+    return tl::unexpected(std::move(e));
+  }
   if (!failed) {
     (void)::unlink(intent_file.c_str());
     return {};
@@ -779,8 +882,11 @@ Result<void> land_in_checkout(const Project& project, const Intent& in, const st
   // read-tree checks before it writes, but a full disk (or any write error) stops it half-way.
   bool full = says_no_space(written.err) || (failed->git && says_no_space(failed->git->err)) ||
               (!written.ok() && disk_full(in.worktree));
-  bool undone = undo_partial_write(in);
-  if (undone) (void)::unlink(intent_file.c_str());
+  bool undone = undo_partial_write(in, (*guard)->work_index());
+  if (undone)
+    (void)::unlink(intent_file.c_str());
+  else
+    (*guard)->keep();
   Error e = *failed;
   if (full) {
     e.code = ErrorCode::no_space;
@@ -1268,18 +1374,28 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
     std::string what = fmt::format("interrupted accept of '{}' into {} ({} file(s))", in.workspace,
                                    in.target, in.paths.size());
     if (repair == Repair::no) {
-      report.problems.push_back({"interrupted_accept", in.workspace, in.worktree, what,
-                                 "berth doctor --repair (finishes it, or rolls it back if " +
-                                     in.target + " has moved since)"});
+      std::string hint = "berth doctor --repair (finishes it, or rolls it back if " + in.target +
+                         " has moved since";
+      // The dead accept's index.lock (IndexGuard) keeps the user's git from committing the
+      // half-written checkout meanwhile: named, so that nobody takes it for a stray lock.
+      struct stat st;
+      auto gitdir = git_out(in.worktree, {"rev-parse", "--absolute-git-dir"});
+      if (std::string guard = gitdir ? util::join(*gitdir, "index.lock") : std::string();
+          !guard.empty() && ::stat(guard.c_str(), &st) == 0 && st.st_mtime + 1 >= in.time)
+        hint += "; it also removes " + guard + ", which keeps git from committing there until then";
+      report.problems.push_back(
+          {"interrupted_accept", in.workspace, in.worktree, what, hint + ")"});
       continue;
     }
-    // A crash inside git leaves its index.lock behind; it is ours if it is no older than the
-    // intent.
+    // The accept's own index.lock (IndexGuard), which keeps git from committing the half-written
+    // checkout, and its copy of the index; a git killed with it leaves its lock too. Ours if no
+    // older than the intent.
     std::string gitdir = BERTH_TRY(git_out(in.worktree, {"rev-parse", "--absolute-git-dir"}));
+    std::string copy = util::join(gitdir, IndexGuard::berth_index_leaf());
     // So does a ref transaction killed with it (the machine went down): HEAD's and the branch's.
     struct stat st;
     for (const auto& stale :
-         {util::join(gitdir, "index.lock"), util::join(gitdir, "HEAD.lock"),
+         {util::join(gitdir, "index.lock"), copy, copy + ".lock", util::join(gitdir, "HEAD.lock"),
           util::join(project.common_dir(), "refs/heads/" + in.target + ".lock")})
       if (::stat(stale.c_str(), &st) == 0 && st.st_mtime + 1 >= in.time) ::unlink(stale.c_str());
 

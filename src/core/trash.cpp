@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +29,58 @@ namespace {
 Result<std::string> rev(const Project& project, const std::string& what) {
   auto result = BERTH_TRY(git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", what})));
   return result.ok() ? chomp(result.out) : std::string();
+}
+
+// A snapshot already in the trash that holds exactly what a new one would.
+struct SameSnapshot {
+  std::string ref, commit, index_commit;
+  int64_t time = 0;
+};
+
+// The newest snapshot of `name`, when it holds exactly what the one about to be written would:
+// the same work tree, message (every Berth-* trailer: HEAD, branch tip, nested...), HEAD and
+// other parents, and a staged-state parent with the same tree on the same HEAD. That is what a
+// discard killed after its snapshot but before its tree moved aside left (the workspace is as it
+// was): the retried discard reuses it instead of adding a twin to the trash. Compared by content,
+// not ids: the staged-state commit's id carries the time it was made.
+Result<std::optional<SameSnapshot>>
+newest_same(const Project& project, std::string_view name, const std::string& work_tree,
+            const std::string& index_tree, const std::string& head,
+            const std::vector<std::string>& later_parents, const std::string& message) {
+  auto listed = BERTH_TRY(git_status_of(repo_call(
+      project, {"for-each-ref", "--sort=-refname", "--count=1",
+                "--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(tree)%00%("
+                "parent)%00%(contents)",
+                trash_prefix(name)})));
+  if (!listed.ok() || listed.out.empty()) return std::nullopt;
+  std::vector<std::string> fields;
+  size_t from = 0;
+  for (int i = 0; i < 5; ++i) {
+    size_t nul = listed.out.find('\0', from);
+    if (nul == std::string::npos) return std::nullopt;
+    fields.push_back(listed.out.substr(from, nul - from));
+    from = nul + 1;
+  }
+  auto trimmed = [](std::string text) {
+    while (!text.empty() && text.back() == '\n')
+      text.pop_back();
+    return text;
+  };
+  std::vector<std::string> parents;
+  std::istringstream words(fields[4]);
+  for (std::string parent; words >> parent;)
+    parents.push_back(parent);
+  if (fields[3] != work_tree || trimmed(listed.out.substr(from)) != trimmed(message) ||
+      parents.size() != 2 + later_parents.size() || parents[0] != head ||
+      !std::equal(later_parents.begin(), later_parents.end(), parents.begin() + 2))
+    return std::nullopt;
+  // The staged state: its tree, on HEAD alone.
+  auto index = BERTH_TRY(
+      git_status_of(repo_call(project, {"rev-parse", parents[1] + "^{tree}", parents[1] + "^@"})));
+  if (!index.ok() || split_lines(index.out) != std::vector<std::string>{index_tree, head})
+    return std::nullopt;
+  SameSnapshot same{fields[0], fields[1], parents[1], std::strtoll(fields[2].c_str(), nullptr, 10)};
+  return same;
 }
 
 } // namespace
@@ -69,21 +123,31 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   if (!s.head_ref.empty()) trailers += fmt::format("Berth-Head-Ref: {}\n", s.head_ref);
   if (s.untracked_as_is) trailers += "Berth-Untracked: as-is\n";
   if (!s.nested.empty()) trailers += fmt::format("Berth-Nested: {}\n", s.nested);
+  std::string message = fmt::format("berth trash: {}\n\n{}", w.name, trailers);
+  // After HEAD and the staged state: the branch tip, when HEAD is elsewhere; last, the nested
+  // repositories, reachable from the snapshot's ref like everything else.
+  std::vector<std::string> later_parents;
+  if (!s.branch_tip.empty() && s.branch_tip != s.head) later_parents.push_back(s.branch_tip);
+  if (!s.nested.empty()) later_parents.push_back(s.nested);
+  if (auto same = BERTH_TRY(
+          newest_same(project, w.name, work_tree, index_tree, s.head, later_parents, message))) {
+    s.ref = same->ref;
+    s.commit = same->commit;
+    s.index_commit = same->index_commit;
+    s.time = same->time;
+    return s;
+  }
   GitCall index_commit = repo_call(project, {"commit-tree", index_tree, "-p", s.head});
   index_commit.env = berth_identity();
   index_commit.input = fmt::format("berth index of {}\n", w.name);
   s.index_commit = chomp(BERTH_TRY(git(index_commit)).out);
 
   std::vector<std::string> args{"commit-tree", work_tree, "-p", s.head, "-p", s.index_commit};
-  if (!s.branch_tip.empty() && s.branch_tip != s.head) {
-    args.push_back("-p");
-    args.push_back(s.branch_tip);
-  }
-  // Last: the nested repositories, reachable from the snapshot's ref like everything else.
-  if (!s.nested.empty()) args.insert(args.end(), {"-p", s.nested});
+  for (const auto& parent : later_parents)
+    args.insert(args.end(), {"-p", parent});
   GitCall commit = repo_call(project, args);
   commit.env = berth_identity();
-  commit.input = fmt::format("berth trash: {}\n\n{}", w.name, trailers);
+  commit.input = message;
   s.commit = chomp(BERTH_TRY(git(commit)).out);
 
   // Create-only ref update: two discards in the same second get distinct refs.

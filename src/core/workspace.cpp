@@ -33,6 +33,7 @@
 #include <chrono>
 #include <csignal>
 #include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <functional>
@@ -82,9 +83,16 @@ Result<std::vector<WorktreeEntry>> worktrees(const Project& project) {
   return entries;
 }
 
-bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to) {
+void test_kill_at(std::string_view step) {
+  static const char* wanted = std::getenv("BERTH_TEST_FAIL_AT");
+  if (wanted && fmt::format("{}:kill", step) == wanted) ::kill(::getpid(), SIGKILL);
+}
+
+bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to,
+                     std::string_view kill_step) {
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0)
     return false;
+  if (!kill_step.empty()) test_kill_at(kill_step);
   auto real = util::real_path(to);
   if (!real ||
       !util::write_file_atomic(util::join(git_dir, "gitdir"), util::join(*real, ".git") + "\n")) {
@@ -257,7 +265,7 @@ void repoint_gitfile(const Workspace& w) {
 // next command's recovery must undo. Read here and nowhere else; documented in docs/errors.md.
 Result<void> test_failure_at(std::string_view step) {
   static const char* wanted = std::getenv("BERTH_TEST_FAIL_AT");
-  if (wanted && fmt::format("{}:kill", step) == wanted) ::kill(::getpid(), SIGKILL);
+  test_kill_at(step);
   if (wanted && step == wanted)
     return fail(ErrorCode::io_error,
                 fmt::format("failure injected at step '{}' (BERTH_TEST_FAIL_AT)", step),
@@ -362,6 +370,27 @@ bool roll_back(const Project& project, const Workspace& made, const std::string&
 void finish_discard(const Project& project, const Workspace& w) {
   std::string gitfile = util::read_file(util::join(w.git_dir, "gitdir")).value_or("");
   std::string aside = util::dirname(chomp(gitfile));
+  // Killed between the two halves of the move aside (rename_worktree): the tree is in .trash,
+  // but the admin dir still names its old place. The tree whose .git file names this admin dir
+  // is it; the second half is done now (else `worktree remove` below would drop the admin dir
+  // and leave the tree in .trash for ever, unseen by doctor and the deleter).
+  if (!util::is_directory(aside) && util::is_directory(w.git_dir)) {
+    std::string trash = util::join(util::dirname(w.path), ".trash");
+    if (DIR* d = ::opendir(trash.c_str())) {
+      while (dirent* e = ::readdir(d)) {
+        std::string path = util::join(trash, e->d_name);
+        if (e->d_name[0] == '.' || read_gitfile(path) != w.git_dir) continue;
+        auto real = util::real_path(path);
+        if (real && util::write_file_atomic(util::join(w.git_dir, "gitdir"),
+                                            util::join(*real, ".git") + "\n")) {
+          gitfile = util::join(*real, ".git");
+          aside = *real;
+        }
+        break;
+      }
+      ::closedir(d);
+    }
+  }
   if (!gitfile.empty() && aside != w.path && util::is_directory(aside)) {
     Workspace moved = w;
     moved.path = aside;
@@ -1178,6 +1207,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     auto snap = take_whole_snapshot(project, w, content);
     if (!snap) return give_up(snap.error());
     d.snapshot = *snap;
+    test_kill_at("discard-snapshot");
     d.warnings.insert(d.warnings.end(), snap->warnings.begin(), snap->warnings.end());
     // Unsaved work: a tree or a history that differs from the base, or a nested repository's.
     d.unsaved_work = d.unsaved_work || !snap->nested.empty();
@@ -1214,7 +1244,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                    d.snapshot ? aside_name(w.name, d.snapshot->ref)
                               : fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
     if (util::make_dirs(util::dirname(aside)) &&
-        (rename_worktree(w.git_dir, w.path, aside) ||
+        (rename_worktree(w.git_dir, w.path, aside, "discard-moved") ||
          git_status_of(
              repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
              .map([](const util::ProcessResult& r) { return r.ok(); })

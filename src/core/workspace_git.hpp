@@ -36,7 +36,14 @@ std::optional<std::string> berth_executable();
 /// no submodules (whose own git files would need fixing): the caller makes sure. False when it
 /// could not (the caller then asks git). A departure from "every worktree write through git",
 /// like the lock reason's: the file is git's documented admin file.
-bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to);
+/// `kill_step`: with BERTH_TEST_FAIL_AT=<kill_step>:kill (berth's own tests only), berth dies by
+/// SIGKILL between the rename and the `gitdir` rewrite, where no git call is to kill it at.
+bool rename_worktree(const std::string& git_dir, const std::string& from, const std::string& to,
+                     std::string_view kill_step = {});
+
+/// BERTH_TEST_FAIL_AT=<step>:kill (berth's own tests only, docs/errors.md): die by SIGKILL at
+/// `step`, as a kill -9 there would.
+void test_kill_at(std::string_view step);
 
 /// The `-c` options of every checkout berth makes (workspaces and pool slots): parallel workers
 /// unless the user configured them, and LFS handling (setup.lfs = "skip"; git-lfs missing).

@@ -9,8 +9,9 @@ intent=$(git rev-parse --path-format=absolute --git-common-dir)/berth/intents/ma
 written() { grep -l '^new' c/*.txt 2>/dev/null | wc -l; }
 
 # crash_accept_midway ACCEPT-ARGS...: start `berth accept ARGS` in its own session, kill -9 the
-# whole session once the intent is recorded and some files are written, and check that it really
-# was caught mid-way.
+# whole session (with CRASH_KILL=alone: berth alone, its git children then end on their own)
+# once the intent is recorded and some files are written, and check that it really was caught
+# mid-way.
 crash_accept_midway() {
   setsid "$BERTH_BIN" accept "$@" >"$T/accept.out" 2>&1 &
   local pid=$! n
@@ -19,9 +20,15 @@ crash_accept_midway() {
     sleep 0.02
   done
   {
-    kill -9 -- -"$pid"
+    if [[ ${CRASH_KILL:-group} == alone ]]; then kill -9 "$pid"; else kill -9 -- -"$pid"; fi
     wait "$pid" || true
   } 2>/dev/null
   n=$(written)
+  # Then no git of the dead accept may still be writing (its read-tree may outlive it).
+  local i
+  for ((i = 0; i < 100; i++)); do
+    pgrep -x -s "$pid" git >/dev/null || break
+    sleep 0.05
+  done
   ((n >= 4 && n < 20)) || { echo "not mid-way: $n files written" >&2; return 1; }
 }

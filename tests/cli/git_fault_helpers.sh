@@ -15,19 +15,23 @@
 FAULT_DIR=$T/git-fault
 mkdir -p "$FAULT_DIR/bin"
 REAL_GIT=$(command -v git)
-# Shell builtins only (it runs at every git call): the call's number is the first free name
-# calls/N, taken atomically with noclobber (berth may run git calls side by side).
+# Shell builtins only, in dash where there is one (it runs at every git call: bash's start-up
+# nearly doubled the cost of a wrapped command): the call's number is the first free name
+# calls/N, taken atomically with noclobber (berth may run git calls side by side). (POSIX sh: a
+# failed redirection of `:` would end the shell, so `true`; kill takes no `--`.)
+FAULT_SHELL=/bin/bash
+[[ -x /bin/dash ]] && FAULT_SHELL=/bin/dash
 cat >"$FAULT_DIR/bin/git" <<SH
-#!/bin/bash
-if [[ -n \${FAULT_AT:-} && /proc/\$PPID/exe -ef "$BERTH_BIN" ]]; then
+#!$FAULT_SHELL
+if [ -n "\${FAULT_AT:-}" ] && [ /proc/\$PPID/exe -ef "$BERTH_BIN" ]; then
   set -C
   n=1
-  until : 2>/dev/null >"$FAULT_DIR/calls/\$n"; do n=\$((n + 1)); done
-  if ((n == FAULT_AT)); then
+  until { true >"$FAULT_DIR/calls/\$n"; } 2>/dev/null; do n=\$((n + 1)); done
+  if [ "\$n" -eq "\$FAULT_AT" ]; then
     printf '%s\n' "\$*" >|"$FAULT_DIR/killed-at"
-    if [[ \$FAULT_MODE == group ]]; then
+    if [ "\$FAULT_MODE" = group ]; then
       read -r _ _ _ _ pgid _ </proc/\$PPID/stat
-      kill -9 -- -"\$pgid"
+      kill -9 -"\$pgid"
     else
       kill -9 "\$PPID"
     fi
@@ -81,42 +85,53 @@ wait_for_no_git_of() {
 }
 
 # ---- the state of one workspace, for the crash loops ------------------------------------------
+# (Run once per kill, each of them hundreds of times: bash itself reads the files, and a git or
+# berth process runs only where nothing else can answer.)
 
 # workspace_state NAME: what berth and git hold of workspace NAME, in the words the crash loops
 # compare: "whole" (a ready record, its branch, its directory), "gone" (no record, no branch, no
 # worktree of git's at its place), or "between: ..." naming what is there.
 workspace_state() {
-  local name=$1 common record state branch=no dir=no
-  common=$(git rev-parse --path-format=absolute --git-common-dir)
+  local name=$1 common record state=none branch=no dir=no json d
+  common=${FAULT_COMMON:-$(git rev-parse --path-format=absolute --git-common-dir)}
   record=$common/berth/workspaces/$name.json
-  state=$(jq -r .state "$record" 2>/dev/null || echo none)
+  if [[ -f $record ]]; then
+    json=$(<"$record")
+    [[ $json =~ \"state\":\ *\"([a-z_]+)\" ]] && state=${BASH_REMATCH[1]}
+  fi
   git rev-parse -q --verify "refs/heads/berth/$name" >/dev/null && branch=yes
-  local path=${XDG_DATA_HOME}/berth
-  path=$(find "$path" -mindepth 2 -maxdepth 2 -name "$name" -type d 2>/dev/null | head -1)
-  [[ -n $path ]] && dir=yes
+  for d in "$XDG_DATA_HOME"/berth/*/"$name"; do
+    [[ -d $d ]] && dir=yes
+  done
   if [[ $state =~ ^(ready|landed)$ && $branch == yes && $dir == yes ]]; then
     echo whole
   elif [[ $state == none && $branch == no && $dir == no &&
-    -z $(git worktree list --porcelain | grep -x "branch refs/heads/berth/$name") ]]; then
+    $(git worktree list --porcelain) != *$'\n'"branch refs/heads/berth/$name"$'\n'* ]]; then
     echo gone
   else
     echo "between: record $state, branch $branch, directory $dir"
   fi
 }
 
-# doctor_tells_truth NAME: `berth doctor` finds no problem of workspace NAME exactly when it is
-# whole or gone (nothing but a dead writer's temp file besides), and names one otherwise.
+# doctor_tells_truth NAME [STATE]: `berth doctor` finds no problem of workspace NAME exactly when
+# it is whole or gone (nothing but a dead writer's temp file besides), and names one otherwise.
+# STATE: workspace_state's answer, when the caller has it already. Sets DOCTOR_CLEAN to yes when
+# doctor found nothing at all (then there is nothing for `doctor --repair` to settle).
 doctor_tells_truth() {
-  local name=$1 state out status=0
-  state=$(workspace_state "$name")
+  local name=$1 state=${2:-} out status=0 others
+  [[ -n $state ]] || state=$(workspace_state "$name")
   out=$(berth --json doctor 2>/dev/null) || status=$?
+  local flat=${out//[[:space:]]/} # (names hold no white space)
+  DOCTOR_CLEAN=no
+  [[ $status == 0 && $flat == *'"problems":[]'* ]] && DOCTOR_CLEAN=yes
   if [[ $state == whole || $state == gone ]]; then
-    [[ $(jq '[.problems[] | select(.code != "stale_temp_file")] | length' <<<"$out") == 0 ]] || {
+    others=${flat//\"code\":\"stale_temp_file\"/}
+    [[ $flat == *'"problems":['* && $others != *'"code":'* ]] || {
       echo "doctor finds problems in a settled state ($state): $out" >&2
       return 1
     }
   else
-    [[ $status == 1 && $(jq --arg n "$name" '[.problems[] | select(.name == $n)] | length' <<<"$out") -gt 0 ]] || {
+    [[ $status == 1 && $flat == *"\"name\":\"$name\""* ]] || {
       echo "doctor does not see what the kill left ($state): exit $status, $out" >&2
       return 1
     }

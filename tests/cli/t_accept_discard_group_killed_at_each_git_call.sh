@@ -1,0 +1,4 @@
+# t_accept_discard_killed_at_each_git_call with berth's whole process group killed (SIGKILL) before
+# each git call of accept's discard phase, instead of berth alone: the same checks.
+FAULT_MODES=group
+. "$(dirname "$0")/t_accept_discard_killed_at_each_git_call.sh"

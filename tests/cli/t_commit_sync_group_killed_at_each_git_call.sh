@@ -1,0 +1,4 @@
+# t_commit_sync_killed_at_each_git_call with berth's whole process group killed (SIGKILL)
+# before each git call of `berth commit` and `berth sync` instead of berth alone: the same checks.
+FAULT_MODES=group
+. "$(dirname "$0")/t_commit_sync_killed_at_each_git_call.sh"
