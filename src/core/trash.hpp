@@ -30,6 +30,15 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
                             const std::string& staged, std::vector<std::string>& warnings,
                             std::string& made_branch);
 
+/// Where `doctor --repair` keeps what is left of a damaged snapshot: refs/berth/damaged/ and the
+/// rest of its trash ref (`<slug>/<time>`). Listed and restored with the trash.
+inline constexpr const char* kSalvagedRefs = "refs/berth/damaged/";
+
+/// A ref (not a folder of refs) where the trash of `name` needs a folder — refs/berth,
+/// refs/berth/trash or refs/berth/trash/<slug> —, which makes every snapshot of the name
+/// impossible to write; "" when there is none. With an empty `name`, the first two only.
+std::string trash_blocker(const Project& project, std::string_view name);
+
 /// The snapshot ref prefix for a workspace name.
 std::string trash_prefix(std::string_view name);
 
