@@ -1097,6 +1097,9 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
   }
   a.strategy = strategy;
   a.dry_run = options.dry_run;
+  // A FIFO or the like in the checkout's own submodule git dirs (.git/modules/...) would make
+  // accept's look at the checkout wait forever: refused before anything is written.
+  BERTH_TRY(refuse_hostile_checkout_modules(project.common_dir()));
 
   // The workspace is held (busy) from here to the landing, but the registry lock only for as
   // long as it takes to say so.

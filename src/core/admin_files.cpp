@@ -298,6 +298,21 @@ std::vector<HostileFile> hostile_main_modules(const std::string& common_dir) {
 }
 } // namespace
 
+Result<void> refuse_hostile_checkout_modules(const std::string& common_dir) {
+  auto files = hostile_main_modules(common_dir);
+  if (files.empty()) return {};
+  Error error{
+      ErrorCode::hostile_file,
+      fmt::format("your checkout's submodules cannot be read safely: {}", describe_hostile(files)),
+      "git would wait on it forever; `berth doctor --repair` moves it aside (and "
+      "rebuilds the submodule's HEAD and index), then accept again",
+      std::nullopt,
+      {}};
+  for (const auto& f : files)
+    error.paths.push_back(f.path);
+  return tl::unexpected(std::move(error));
+}
+
 Result<std::vector<std::string>> move_hostile_aside(const std::string& git_dir) {
   return move_aside(git_dir, hostile_admin_files(git_dir));
 }

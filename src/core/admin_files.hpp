@@ -28,6 +28,10 @@ std::vector<HostileFile> hostile_admin_files(const std::string& git_dir);
 /// Error{hostile_file} naming the first of them, when the workspace's admin dir has any.
 Result<void> refuse_hostile_admin(const Workspace& workspace);
 
+/// Error{hostile_file} when the git dirs of the main checkout's submodules (<common>/modules/,
+/// nested ones too) hold such an entry: accept's look at the checkout would wait on it.
+Result<void> refuse_hostile_checkout_modules(const std::string& common_dir);
+
 /// One line for `list`, `status` and doctor: "<path> is a FIFO (...)".
 std::string describe_hostile(const std::vector<HostileFile>& files);
 
