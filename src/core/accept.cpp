@@ -1322,6 +1322,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   // Planted FIFOs and the like first: every git call below would wait on them. Left in place
   // (no --repair), those `git worktree list` reads stop the look here.
   doctor_admin_files(project, records, repair, report);
+  doctor_aside_leftovers(project, records, repair, report);
   if (!admin_dir_blocking_list(project.common_dir()).empty()) return report;
   // A moved repository: records re-linked to the admin dirs git has now (with --repair, after
   // `git worktree repair` for trees whose .git file still names the old place). git's list of

@@ -66,4 +66,11 @@ Result<void> refuse_blocking_admin(const std::string& common_dir);
 void doctor_admin_files(const Project& project, const std::vector<Workspace>& records,
                         Repair repair, DoctorReport& report);
 
+/// doctor: the `berth-aside-*` folders earlier repairs left in admin dirs and in the common dir
+/// (for the checkout's submodules), once a day old, are `aside_leftover` problems. With Repair::yes
+/// what holds no data goes (FIFOs, sockets, devices, symlinks, folders left empty); regular files
+/// are kept and named, with the folder, for the user to look at.
+void doctor_aside_leftovers(const Project& project, const std::vector<Workspace>& records,
+                            Repair repair, DoctorReport& report);
+
 } // namespace berth
