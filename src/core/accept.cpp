@@ -1400,6 +1400,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
   check_trash(project, repair, report);
   check_config(project, repair, report);
+  check_work_tree_note(project, repair, report);
   // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
   auto roots = workspace_roots(project);
   auto in_trash = [&](const std::string& path) {
