@@ -247,6 +247,9 @@ struct Discarded {
   /// False when the tree went to the background deleter, which counts its ignored files (see
   /// Snapshot::ignored_files); the two counts above are then unknown.
   bool ignored_counted = true;
+  /// With ignored_counted false: whether the tree holds any ignored file at all (a quick look,
+  /// not a count); the note that they are not saved is printed only then.
+  bool ignored_present = true;
   std::vector<std::string> warnings;
 };
 

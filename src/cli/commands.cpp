@@ -254,7 +254,7 @@ Result<Output> run_discard(const Args& args, const berth::Project& project) {
                               d.workspace.name);
     out.text += "\n";
   }
-  if (!d.ignored_counted)
+  if (!d.ignored_counted && d.ignored_present)
     out.notes.push_back(fmt::format("ignored files (build output) are not saved; `berth restore "
                                     "--list {}` shows how many went",
                                     d.workspace.name));

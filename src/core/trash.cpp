@@ -208,6 +208,15 @@ std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
   return found;
 }
 
+bool has_ignored(const std::string& git_dir, const std::string& work_tree) {
+  auto args = workspace_git_args(git_dir, work_tree);
+  for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+                        "--directory", "--no-empty-directory"})
+    args.push_back(a);
+  auto listed = git_status_of(GitCall{args, work_tree, {}, {}, util::Stream::pipe});
+  return !listed || !listed->ok() || !listed->out.empty();
+}
+
 std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
   return fmt::format("{}.{}.{}", name_slug(name), util::basename(snapshot_ref), ::getpid());
 }

@@ -46,6 +46,10 @@ std::string trash_prefix(std::string_view name);
 std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
                                             const std::string& work_tree);
 
+/// Whether the work tree holds any ignored file: an ignored folder is one entry, not walked
+/// (`--directory`), so this is cheaper than count_ignored. True when git cannot say.
+bool has_ignored(const std::string& git_dir, const std::string& work_tree);
+
 /// Where `discard` moves a tree it leaves to the background deleter: `<slug>.<leaf>.<pid>` in
 /// `dir`, `leaf` being the snapshot ref's last component (its time), so the deleter knows which
 /// snapshot the tree belonged to.

@@ -1090,6 +1090,11 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   std::future<std::pair<uint64_t, uint64_t>> ignored;
   if (present && !background)
     ignored = std::async(std::launch::async, [&w] { return count_ignored(w.git_dir, w.path); });
+  // Left to the deleter, they are still named when there are any (a quick look beside the
+  // snapshot, not a count).
+  std::future<bool> any_ignored;
+  if (background)
+    any_ignored = std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
 
   // Snapshot before anything is removed: this is what `berth restore` brings back.
   if (trash == Trash::yes) {
@@ -1122,6 +1127,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                       : "the workspace directory was missing: only its commits were saved");
   }
   if (ignored.valid()) std::tie(d.ignored_files, d.ignored_bytes) = ignored.get();
+  if (any_ignored.valid()) d.ignored_present = any_ignored.get();
 
   // A symlink in place of the directory is removed itself; what it points to is never touched.
   if (symlinked) ::unlink(w.path.c_str());
