@@ -116,15 +116,18 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
         update, made,
         fmt::format("cannot create a trash ref for '{}': {}", w.name, last_line(made.err)));
   }
-  if (auto blocked = trash_blocker(project, w.name); !blocked.empty())
-    return fail(ErrorCode::trash_blocked,
-                fmt::format("cannot keep '{}' in the trash: the ref {} is in the way (the trash "
-                            "needs a folder of refs there); nothing was changed",
-                            w.name, blocked),
-                fmt::format("`berth doctor --repair` moves it to refs/berth/invalid/ (nothing is "
-                            "lost), then discard again; or `git update-ref -d {}` if it is "
-                            "worthless",
-                            blocked));
+  // What git said stays with it (the `git` object), under berth's own reading.
+  if (auto blocked = trash_blocker(project, w.name); !blocked.empty()) {
+    failed->code = ErrorCode::trash_blocked;
+    failed->message = fmt::format("cannot keep '{}' in the trash: the ref {} is in the way (the "
+                                  "trash needs a folder of refs there)",
+                                  w.name, blocked);
+    failed->hint = fmt::format("`berth doctor --repair` moves it to refs/berth/invalid/ (nothing "
+                               "is lost), then discard again; or `git update-ref -d {}` if it is "
+                               "worthless",
+                               blocked);
+    return tl::unexpected(std::move(*failed));
+  }
   failed->hint = "run `git for-each-ref refs/berth/trash/` to inspect the trash";
   return tl::unexpected(std::move(*failed));
 }

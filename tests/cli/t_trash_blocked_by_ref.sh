@@ -14,6 +14,7 @@ before=$(fingerprint)
 out=$(expect_error trash_blocked 1 berth --json discard x)
 assert_contains "$(jq -r .error.message <<<"$out")" "refs/berth/trash/x"
 assert_contains "$(jq -r .error.hint <<<"$out")" "berth doctor --repair"
+assert_contains "$(jq -r '.error.git.argv | join(" ")' <<<"$out")" "update-ref" # git's answer kept
 assert_unchanged "$before"
 assert_eq "$(cat "$ws/w.txt")" work
 
