@@ -229,9 +229,13 @@ struct Snapshot {
   bool untracked_as_is = false;
   std::vector<std::string> warnings; ///< what could not be kept (take_snapshot only)
   /// "ok"; "damaged" when its commit, tree or parents are missing from the object store;
-  /// "invalid" when the ref does not hold a berth snapshot. Only "ok" ones can be restored.
+  /// "invalid" when the ref does not hold a berth snapshot; "salvaged" for what `doctor
+  /// --repair` kept of a damaged one (refs/berth/damaged/...). "ok" and "salvaged" ones can be
+  /// restored (a salvaged one without what it lost).
   std::string state = "ok";
-  std::string problem; ///< why it is damaged or invalid ("" when ok)
+  std::string problem; ///< why it is damaged or invalid, or what a salvaged one lost
+  /// A salvaged snapshot's files and folders whose content is lost (a folder ends in "/").
+  std::vector<std::string> missing;
 };
 
 struct Discarded {
@@ -243,13 +247,17 @@ struct Discarded {
   /// False when the tree went to the background deleter, which counts its ignored files (see
   /// Snapshot::ignored_files); the two counts above are then unknown.
   bool ignored_counted = true;
+  /// With ignored_counted false: whether the tree holds any ignored file at all (a quick look,
+  /// not a count); the note that they are not saved is printed only then.
+  bool ignored_present = true;
   std::vector<std::string> warnings;
 };
 
 Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
                                     Trash trash);
 
-/// Snapshots of one workspace name (or all), newest first.
+/// Snapshots of one workspace name (or all), newest first, with what `doctor --repair` kept of
+/// damaged ones (refs/berth/damaged/..., state "salvaged").
 Result<std::vector<Snapshot>> list_snapshots(const Project& project,
                                              std::optional<std::string_view> name);
 
@@ -259,9 +267,12 @@ struct Restored {
   std::vector<std::string> warnings;
 };
 
-/// Recreate a workspace from its newest snapshot, as NAME or as `as`.
+/// Recreate a workspace from its newest good snapshot (or, when it has none, the newest copy
+/// `doctor --repair` salvaged of a damaged one), as NAME or as `as`; with `from`, from that one
+/// of its snapshots (a ref `restore --list` shows: refs/berth/trash/... or refs/berth/damaged/...).
 Result<Restored> restore_workspace(const Project& project, std::string_view name,
-                                   std::optional<std::string> as);
+                                   std::optional<std::string> as,
+                                   std::optional<std::string> from = std::nullopt);
 
 // ---- review ----------------------------------------------------------------------------------
 

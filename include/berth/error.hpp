@@ -41,6 +41,7 @@ enum class ErrorCode {
   // issue 11, changed behind berth's back:
   branch_missing,   ///< the workspace's branch was deleted under its checked-out HEAD
   snapshot_damaged, ///< a trash snapshot's objects are missing, or it is not berth's
+  trash_blocked,    ///< a ref such as refs/berth/trash/NAME (not a folder of refs) blocks the trash
   // Hostile or odd files (issue 11):
   git_timeout,  ///< a git call did not finish within its bound (BERTH_GIT_TIMEOUT) and was killed
   hostile_file, ///< a file git reads in a workspace's admin dir is not a regular file

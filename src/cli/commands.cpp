@@ -240,7 +240,7 @@ Result<Output> run_discard(const Args& args, const berth::Project& project) {
                               d.workspace.name);
     out.text += "\n";
   }
-  if (!d.ignored_counted)
+  if (!d.ignored_counted && d.ignored_present)
     out.notes.push_back(fmt::format("ignored files (build output) are not saved; `berth restore "
                                     "--list {}` shows how many went",
                                     d.workspace.name));
@@ -254,6 +254,9 @@ Result<Output> run_discard(const Args& args, const berth::Project& project) {
 void define_restore(CLI::App& app, Args& args) {
   app.add_option("name", args.name, "workspace name (with --list: optional filter)");
   app.add_option("--as", args.as, "restore under another name");
+  app.add_option("--from", args.from,
+                 "restore from this snapshot ref (one `restore --list` shows) instead of the "
+                 "newest");
   app.add_flag("--list,-l", args.list, "list the snapshots in the trash instead");
 }
 
@@ -291,7 +294,7 @@ Result<Output> run_restore(const Args& args, const berth::Project& project) {
   if (args.name.empty())
     return berth::fail(berth::ErrorCode::usage, "restore needs a workspace name",
                        "berth restore NAME, or berth restore --list");
-  auto r = BERTH_TRY(berth::restore_workspace(project, args.name, args.as));
+  auto r = BERTH_TRY(berth::restore_workspace(project, args.name, args.as, args.from));
   return Output{r, r.workspace.path + "\n", r.warnings, 0};
 }
 

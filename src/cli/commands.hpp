@@ -28,6 +28,7 @@ struct Args {
   bool all = false;
   bool list = false;
   std::optional<std::string> as;
+  std::optional<std::string> from; // restore: a snapshot ref
   bool stat = false;
   bool name_only = false;
   std::optional<std::string> against;

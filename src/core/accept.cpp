@@ -1203,6 +1203,9 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
   }
   a.strategy = strategy;
   a.dry_run = options.dry_run;
+  // A FIFO or the like in the checkout's own submodule git dirs (.git/modules/...) would make
+  // accept's look at the checkout wait forever: refused before anything is written.
+  BERTH_TRY(refuse_hostile_checkout_modules(project.common_dir()));
 
   // The workspace is held (busy) from here to the landing, but the registry lock only for as
   // long as it takes to say so.
@@ -1447,6 +1450,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   // Planted FIFOs and the like first: every git call below would wait on them. Left in place
   // (no --repair), those `git worktree list` reads stop the look here.
   doctor_admin_files(project, records, repair, report);
+  doctor_aside_leftovers(project, records, repair, report);
   if (!admin_dir_blocking_list(project.common_dir()).empty()) return report;
   // A moved repository: records re-linked to the admin dirs git has now (with --repair, after
   // `git worktree repair` for trees whose .git file still names the old place). git's list of
@@ -1529,6 +1533,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
   check_trash(project, repair, report);
   check_config(project, repair, report);
+  check_work_tree_note(project, repair, report);
   // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
   auto roots = workspace_roots(project);
   auto in_trash = [&](const std::string& path) {

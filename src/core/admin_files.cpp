@@ -6,6 +6,7 @@
 #include "util/paths.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -20,6 +21,9 @@ namespace {
 // Where repairs put what they move aside: inside the admin dir (same filesystem, so a rename;
 // deleted with the worktree), under a name git never reads. Never scanned.
 constexpr const char* kAsidePrefix = "berth-aside";
+// How long doctor leaves a berth-aside folder alone (the evidence of a repair) before it reports
+// it as a leftover and --repair deletes what holds no data.
+constexpr long long kAsideKeptSeconds = 24 * 60 * 60;
 
 // Files git reads (or writes by rename over) in an admin dir: a directory there is as wrong as a
 // FIFO. Anything else that is neither a file nor a directory is wrong wherever it is: git never
@@ -298,6 +302,21 @@ std::vector<HostileFile> hostile_main_modules(const std::string& common_dir) {
 }
 } // namespace
 
+Result<void> refuse_hostile_checkout_modules(const std::string& common_dir) {
+  auto files = hostile_main_modules(common_dir);
+  if (files.empty()) return {};
+  Error error{
+      ErrorCode::hostile_file,
+      fmt::format("your checkout's submodules cannot be read safely: {}", describe_hostile(files)),
+      "git would wait on it forever; `berth doctor --repair` moves it aside (and "
+      "rebuilds the submodule's HEAD and index), then accept again",
+      std::nullopt,
+      {}};
+  for (const auto& f : files)
+    error.paths.push_back(f.path);
+  return tl::unexpected(std::move(error));
+}
+
 Result<std::vector<std::string>> move_hostile_aside(const std::string& git_dir) {
   return move_aside(git_dir, hostile_admin_files(git_dir));
 }
@@ -379,6 +398,95 @@ Result<void> refuse_blocking_admin(const std::string& common_dir) {
                                         : describe_hostile(files)),
               "a command run in that worktree planted it (git, your own `git gc` included, "
               "would wait on it forever); `berth doctor --repair` moves it aside");
+}
+
+namespace {
+
+// Under `dir` (never following a symlink): delete what holds no data (with `remove`) and collect
+// the regular files that stay in `kept`. True when `dir` itself is empty after (then removed too
+// with `remove`).
+bool clear_aside(const std::string& dir, bool remove, int depth, std::vector<std::string>& kept) {
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return false;
+  bool empty = true;
+  std::vector<std::string> names;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(d);
+  for (const auto& name : names) {
+    std::string path = util::join(dir, name);
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0) continue;
+    if (S_ISREG(st.st_mode)) {
+      kept.push_back(path);
+      empty = false;
+    } else if (S_ISDIR(st.st_mode)) {
+      // A planted directory (where git wanted a file) may hold anything: the same rule inside.
+      if (depth >= kMaxDepth || !clear_aside(path, remove, depth + 1, kept)) empty = false;
+    } else if (!remove || ::unlink(path.c_str()) != 0) {
+      // A FIFO, a socket, a device or a symlink: nothing of the user's is in it.
+      empty = false;
+    }
+  }
+  if (empty && remove) return ::rmdir(dir.c_str()) == 0;
+  return empty;
+}
+
+} // namespace
+
+void doctor_aside_leftovers(const Project& project, const std::vector<Workspace>& records,
+                            Repair repair, DoctorReport& report) {
+  std::vector<std::string> places = admin_dirs(project.common_dir());
+  places.push_back(project.common_dir());
+  for (const auto& place : places) {
+    DIR* d = ::opendir(place.c_str());
+    if (!d) continue;
+    std::vector<std::string> asides;
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      struct stat st;
+      if (name.rfind(kAsidePrefix, 0) != 0 ||
+          ::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
+        continue;
+      // berth-aside-<time>-<pid>: a recent one is the evidence of what was planted, for the
+      // user to look at after the repair that made it said so; only an old one is a leftover.
+      long long made = static_cast<long long>(st.st_mtime);
+      (void)std::sscanf(name.c_str() + std::strlen(kAsidePrefix), "-%lld-", &made);
+      if (static_cast<long long>(::time(nullptr)) - made < kAsideKeptSeconds) continue;
+      asides.push_back(util::join(place, name));
+    }
+    ::closedir(d);
+    std::string name;
+    for (const auto& w : records)
+      if (w.git_dir == place) name = w.name;
+    for (const auto& aside : asides) {
+      std::vector<std::string> kept;
+      bool gone = clear_aside(aside, repair == Repair::yes, 0, kept);
+      if (gone && repair == Repair::yes) {
+        report.repaired.push_back(fmt::format(
+            "{} (what an earlier repair moved aside: nothing of yours in it) deleted", aside));
+        continue;
+      }
+      std::string shown;
+      for (size_t i = 0; i < kept.size() && i < 5; ++i)
+        shown += (i ? ", " : "") + kept[i].substr(aside.size() + 1);
+      if (kept.size() > 5) shown += fmt::format(" and {} more", kept.size() - 5);
+      Problem p{"aside_leftover", name, aside,
+                fmt::format("{} holds what an earlier repair moved aside (planted non-files; "
+                            "git never reads there){}",
+                            aside, kept.empty() ? "" : "; files kept: " + shown),
+                kept.empty() ? "berth doctor --repair (deletes it: FIFOs, sockets, devices, "
+                               "symlinks and empty folders hold no data)"
+                             : fmt::format("look at the files, then `rm -r {}`{}", aside,
+                                           repair == Repair::yes
+                                               ? " (berth deleted what held no data)"
+                                               : "; `berth doctor --repair` deletes what holds "
+                                                 "no data first")};
+      report.problems.push_back(std::move(p));
+    }
+  }
 }
 
 void doctor_admin_files(const Project& project, const std::vector<Workspace>& records,

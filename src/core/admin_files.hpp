@@ -28,6 +28,10 @@ std::vector<HostileFile> hostile_admin_files(const std::string& git_dir);
 /// Error{hostile_file} naming the first of them, when the workspace's admin dir has any.
 Result<void> refuse_hostile_admin(const Workspace& workspace);
 
+/// Error{hostile_file} when the git dirs of the main checkout's submodules (<common>/modules/,
+/// nested ones too) hold such an entry: accept's look at the checkout would wait on it.
+Result<void> refuse_hostile_checkout_modules(const std::string& common_dir);
+
 /// One line for `list`, `status` and doctor: "<path> is a FIFO (...)".
 std::string describe_hostile(const std::vector<HostileFile>& files);
 
@@ -61,5 +65,12 @@ Result<void> refuse_blocking_admin(const std::string& common_dir);
 /// HEAD, the index and the links back). Runs before anything that makes git read those dirs.
 void doctor_admin_files(const Project& project, const std::vector<Workspace>& records,
                         Repair repair, DoctorReport& report);
+
+/// doctor: the `berth-aside-*` folders earlier repairs left in admin dirs and in the common dir
+/// (for the checkout's submodules), once a day old, are `aside_leftover` problems. With Repair::yes
+/// what holds no data goes (FIFOs, sockets, devices, symlinks, folders left empty); regular files
+/// are kept and named, with the folder, for the user to look at.
+void doctor_aside_leftovers(const Project& project, const std::vector<Workspace>& records,
+                            Repair repair, DoctorReport& report);
 
 } // namespace berth

@@ -168,6 +168,53 @@ void check_branch(const Project& project, const Workspace& w, Repair repair, Doc
                                           lost->commit.substr(0, 12))});
 }
 
+namespace {
+
+// doctor: `ref` (refs/berth, refs/berth/trash or refs/berth/trash/<slug>) is a ref where the
+// trash needs a folder of refs, so every discard of that name (or of all) fails. --repair moves
+// it to refs/berth/invalid/blocking/<ref>-<time> (created before the old one goes: nothing is
+// lost); a refs/berth ref, under which nothing of berth's can exist, is the user's to move.
+void check_trash_blocker(const Project& project, const std::string& ref, Repair repair,
+                         DoctorReport& report) {
+  // One flat name per ref and time (refs/berth/trash and refs/berth/trash/x moved aside must not
+  // block each other in turn).
+  std::string flat = ref.substr(std::min(ref.size(), sizeof("refs/berth")));
+  std::replace(flat.begin(), flat.end(), '/', '.');
+  std::string aside = fmt::format("refs/berth/invalid/blocking/{}-{}", flat, unix_now());
+  auto oid = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+  std::string value = oid && oid->ok() ? chomp(oid->out) : std::string();
+  bool movable = ref != "refs/berth" && !value.empty();
+  if (repair == Repair::yes && movable) {
+    auto made = git_status_of(repo_call(
+        project, {"update-ref", "-m", "berth doctor: a ref blocking the trash", aside, value, ""}));
+    if (made && made->ok() &&
+        git_status_of(repo_call(project, {"update-ref", "-d", ref, value}))
+            .map([](const util::ProcessResult& r) { return r.ok(); })
+            .value_or(false)) {
+      report.repaired.push_back(fmt::format("the ref {} blocked the trash; moved to {} (`git log "
+                                            "{}` shows what it holds)",
+                                            ref, aside, aside));
+      return;
+    }
+  }
+  std::string who = ref == "refs/berth/trash" || ref == "refs/berth"
+                        ? std::string("every workspace")
+                        : "workspace '" + ref.substr(sizeof("refs/berth/trash")) + "'";
+  report.problems.push_back(
+      {"trash_blocked", "", ref,
+       fmt::format("the ref {} is in the way of the trash (it needs a folder of refs there): "
+                   "discarding {} fails",
+                   ref, who),
+       movable ? fmt::format("berth doctor --repair (moves it to {})", aside)
+       : value.empty()
+           ? fmt::format("`git update-ref -d {}` (it names no object berth can read)", ref)
+           : fmt::format("move it yourself: `git update-ref refs/berth-moved {}` then `git "
+                         "update-ref -d {}`",
+                         value, ref)});
+}
+
+} // namespace
+
 void check_trash(const Project& project, Repair repair, DoctorReport& report) {
   auto all = list_snapshots(project, std::nullopt);
   if (!all) {
@@ -176,7 +223,21 @@ void check_trash(const Project& project, Repair repair, DoctorReport& report) {
     return;
   }
   std::string ledger = util::join(project.berth_dir(), "trash-damaged");
+  // A ref where the trash needs a folder of refs: no snapshot can be written under it.
+  std::vector<std::string> blockers;
+  if (auto top = trash_blocker(project, ""); !top.empty()) blockers.push_back(top);
+  for (const auto& s : *all)
+    if (s.ref.rfind("refs/berth/trash/", 0) == 0 &&
+        s.ref.find('/', std::string_view("refs/berth/trash/").size()) == std::string::npos)
+      blockers.push_back(s.ref);
+  for (const auto& ref : blockers)
+    check_trash_blocker(project, ref, repair, report);
   for (auto& s : *all) {
+    // What an earlier repair kept of a damaged one is already out of the trash; a blocking ref
+    // is not a snapshot.
+    if (s.ref.rfind("refs/berth/trash/", 0) != 0 ||
+        std::find(blockers.begin(), blockers.end(), s.ref) != blockers.end())
+      continue;
     if (s.state == "ok" && snapshot_complete(project, s.commit)) continue;
     if (s.state == "ok") {
       s.state = "damaged";

@@ -62,6 +62,8 @@ std::string_view code_name(ErrorCode code) {
     return "branch_missing";
   case ErrorCode::snapshot_damaged:
     return "snapshot_damaged";
+  case ErrorCode::trash_blocked:
+    return "trash_blocked";
   case ErrorCode::git_timeout:
     return "git_timeout";
   case ErrorCode::hostile_file:

@@ -76,6 +76,7 @@ void to_json(nlohmann::json& j, const Snapshot& s) {
   j["nested"] = s.nested.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.nested);
   j["state"] = s.state;
   j["problem"] = s.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.problem);
+  j["missing"] = s.missing;
 }
 
 void to_json(nlohmann::json& j, const SetupReport& r) {

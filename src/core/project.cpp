@@ -109,6 +109,29 @@ void note_main_worktree(const Project& project) {
   note_work_tree(project.berth_dir(), project.main_worktree());
 }
 
+void check_work_tree_note(const Project& project, Repair repair, DoctorReport& report) {
+  std::string file = work_tree_file(project.berth_dir());
+  std::string noted = chomp(util::read_file(file).value_or(""));
+  if (noted.empty() || work_tree_of(noted, project.common_dir())) return;
+  // Standing in the new place, the project knows it (Project::open notes it on the way, best
+  // effort): said and written here for certain.
+  std::string now = project.main_worktree();
+  if (repair == Repair::yes && !project.bare() && work_tree_of(now, project.common_dir())) {
+    note_work_tree(project.berth_dir(), now);
+    report.repaired.push_back(
+        fmt::format("the checkout moved from {} to {}: noted in {}", noted, now, file));
+    return;
+  }
+  report.problems.push_back(
+      {"work_tree_moved", "", noted,
+       fmt::format("your checkout is no longer at {} (noted in {}): moved? Until berth runs "
+                   "there, commands run from a workspace or the git dir {} take {} for the "
+                   "project",
+                   noted, file, project.common_dir(), now),
+       "run `berth doctor --repair` in the checkout's new place (or `berth -C NEW doctor "
+       "--repair`)"});
+}
+
 Result<Project> Project::open(const ProjectOptions& options) {
   Project p;
   std::string here = current_directory();

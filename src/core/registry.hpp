@@ -46,6 +46,12 @@ Result<void> write_project_home(const std::string& berth_dir, const ProjectHome&
 /// <berth>/work-tree, so that commands run from a workspace or the git dir find it.
 /// Call under the project lock.
 void note_main_worktree(const Project& project);
+/// doctor: the note names a folder that is no longer the repository's work tree (the user moved
+/// the checkout of a separate git dir: until berth runs in the new place, commands run from a
+/// workspace or the git dir name the project after the git dir, and accept has no checkout):
+/// `work_tree_moved`. With Repair::yes the note is rewritten when this command stands in (or
+/// was pointed with -C at) the checkout's new place. Call under the project lock.
+void check_work_tree_note(const Project& project, Repair repair, DoctorReport& report);
 
 /// Record (de)serialisation, exposed for tests.
 std::string workspace_to_record(const Workspace& workspace);

@@ -85,6 +85,19 @@ newest_same(const Project& project, std::string_view name, const std::string& wo
 
 } // namespace
 
+std::string trash_blocker(const Project& project, std::string_view name) {
+  std::vector<std::string> places{"refs/berth", "refs/berth/trash"};
+  if (!name.empty()) places.push_back("refs/berth/trash/" + name_slug(name));
+  // Sorted by name, a ref comes before the refs "under" it: the first one a pattern matches is
+  // the blocking ref itself when there is one.
+  for (const auto& ref : places) {
+    auto first = git_status_of(
+        repo_call(project, {"for-each-ref", "--count=1", "--format=%(refname)", ref}));
+    if (first && first->ok() && chomp(first->out) == ref) return ref;
+  }
+  return {};
+}
+
 Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
   Snapshot s;
   s.name = w.name;
@@ -173,6 +186,18 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
         update, made,
         fmt::format("cannot create a trash ref for '{}': {}", w.name, last_line(made.err)));
   }
+  // What git said stays with it (the `git` object), under berth's own reading.
+  if (auto blocked = trash_blocker(project, w.name); !blocked.empty()) {
+    failed->code = ErrorCode::trash_blocked;
+    failed->message = fmt::format("cannot keep '{}' in the trash: the ref {} is in the way (the "
+                                  "trash needs a folder of refs there)",
+                                  w.name, blocked);
+    failed->hint = fmt::format("`berth doctor --repair` moves it to refs/berth/invalid/ (nothing "
+                               "is lost), then discard again; or `git update-ref -d {}` if it is "
+                               "worthless",
+                               blocked);
+    return tl::unexpected(std::move(*failed));
+  }
   failed->hint = "run `git for-each-ref refs/berth/trash/` to inspect the trash";
   return tl::unexpected(std::move(*failed));
 }
@@ -256,6 +281,15 @@ std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
   return found;
 }
 
+bool has_ignored(const std::string& git_dir, const std::string& work_tree) {
+  auto args = workspace_git_args(git_dir, work_tree);
+  for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+                        "--directory", "--no-empty-directory"})
+    args.push_back(a);
+  auto listed = git_status_of(GitCall{args, work_tree, {}, {}, util::Stream::pipe});
+  return !listed || !listed->ok() || !listed->out.empty();
+}
+
 std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
   return fmt::format("{}.{}.{}", name_slug(name), util::basename(snapshot_ref), ::getpid());
 }
@@ -335,35 +369,140 @@ bool snapshot_complete(const Project& project, const std::string& commit,
   return incomplete(check, checked);
 }
 
-std::string salvage_snapshot(const Project& project, const std::string& commit,
-                             size_t* missing_files) {
-  auto listed = git_status_of(repo_call(project, {"ls-tree", "-r", "-z", "--full-tree", commit}));
-  if (!listed || !listed->ok()) return {};
+namespace {
+
+std::vector<std::string> split_words(const std::string& line) {
+  std::vector<std::string> words;
+  for (size_t at = 0; at < line.size();) {
+    auto space = line.find(' ', at);
+    if (space == std::string::npos) space = line.size();
+    if (space > at) words.push_back(line.substr(at, space - at));
+    at = space + 1;
+  }
+  return words;
+}
+
+// One object as `git cat-file --batch` gave it: its type ("missing" when it is not in the store)
+// and content.
+struct CatObject {
+  std::string type;
+  std::string content;
+};
+
+// Read many objects in one git call. A missing one is "missing", never an error: a trash ref whose
+// objects were pruned must not hide the others.
+Result<std::vector<CatObject>> cat_objects(const Project& project,
+                                           const std::vector<std::string>& oids) {
+  std::vector<CatObject> objects;
+  if (oids.empty()) return objects;
+  GitCall call = repo_call(project, {"cat-file", "--batch"});
+  for (const auto& oid : oids)
+    call.input += oid + "\n";
+  auto out = BERTH_TRY(git(call)).out;
+  size_t at = 0;
+  for (size_t i = 0; i < oids.size(); ++i) {
+    auto eol = out.find('\n', at);
+    if (eol == std::string::npos) return fail(ErrorCode::git_failed, "short cat-file output");
+    auto words = split_words(out.substr(at, eol - at));
+    at = eol + 1;
+    if (words.size() < 3) {
+      objects.push_back({"missing", {}});
+      continue;
+    }
+    size_t size = std::strtoull(words[2].c_str(), nullptr, 10);
+    if (at + size > out.size()) return fail(ErrorCode::git_failed, "short cat-file output");
+    objects.push_back({words[1], out.substr(at, size)});
+    at += size + 1;
+  }
+  return objects;
+}
+
+// Every file of `tree` and the trees under it, read one depth at a time (one git call per
+// level), as `git ls-tree -r -z --full-tree` lists them ("<mode> <type> <oid>\t<path>"), and
+// the folders whose tree is missing from the object store ("<path>/"; "./" for the top one).
+// `git ls-tree -r` fails at the first missing tree, and what is around it is still worth
+// keeping.
+Result<void> read_tree_deep(const Project& project, const std::string& tree,
+                            std::vector<std::string>& entries, std::vector<std::string>& lost) {
+  size_t raw = project.null_oid().size() / 2; // 20 or 32 (sha256) bytes in a tree entry
+  std::vector<std::pair<std::string, std::string>> level{{tree, ""}}; // oid, path
+  while (!level.empty()) {
+    std::vector<std::string> oids;
+    for (const auto& t : level)
+      oids.push_back(t.first);
+    auto trees = BERTH_TRY(cat_objects(project, oids));
+    std::vector<std::pair<std::string, std::string>> next;
+    for (size_t i = 0; i < level.size(); ++i) {
+      const std::string& dir = level[i].second;
+      if (trees[i].type != "tree") {
+        lost.push_back(dir.empty() ? "./" : dir + "/");
+        continue;
+      }
+      // "<mode> <name>\0<raw oid>" one after another.
+      const std::string& c = trees[i].content;
+      for (size_t at = 0; at < c.size();) {
+        auto space = c.find(' ', at);
+        auto nul = c.find('\0', at);
+        if (space == std::string::npos || nul == std::string::npos || nul + raw > c.size()) break;
+        std::string mode = c.substr(at, space - at);
+        std::string path = (dir.empty() ? "" : dir + "/") + c.substr(space + 1, nul - space - 1);
+        std::string oid;
+        for (size_t b = nul + 1; b < nul + 1 + raw; ++b)
+          oid += fmt::format("{:02x}", static_cast<unsigned char>(c[b]));
+        at = nul + 1 + raw;
+        if (mode == "40000") {
+          next.emplace_back(oid, path);
+          continue;
+        }
+        std::string type = mode == "160000" ? "commit" : "blob";
+        entries.push_back(fmt::format("{:0>6} {} {}\t{}", mode, type, oid, path));
+      }
+    }
+    level = std::move(next);
+  }
+  return {};
+}
+
+} // namespace
+
+namespace {
+
+// What is left of `tree`: its files whose content is in the object store, as a new tree ("" when
+// it cannot be made). The files and folders left out are appended to `trailers` as
+// `Berth-Missing:` lines and counted in `missing`.
+std::string salvage_tree(const Project& project, const std::string& tree, std::string& trailers,
+                         size_t& missing) {
+  std::vector<std::string> listed, lost;
+  if (!read_tree_deep(project, tree, listed, lost)) return {};
+  for (const auto& folder : lost)
+    trailers += "Berth-Missing: " + folder + "\n";
+  missing += lost.size();
   // "<mode> <type> <oid>\t<path>"
   std::vector<std::string> entries;
   GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
-  for (auto& e : split_z(listed->out)) {
+  for (auto& e : listed) {
     auto tab = e.find('\t');
     size_t hex = project.null_oid().size(); // 40 or 64 (sha256)
     if (e.empty() || tab == std::string::npos || tab <= hex) continue;
     check.input += e.substr(tab - hex, hex) + "\n";
     entries.push_back(std::move(e));
   }
-  auto checked = git_status_of(check);
-  if (!checked || !checked->ok()) return {};
-  auto lines = split_lines(checked->out);
-  if (lines.size() != entries.size()) return {};
-  std::string info, trailers;
-  size_t missing = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const std::string& e = entries[i];
-    bool blob = e.find(" blob ") != std::string::npos && e.find(" blob ") < e.find('\t');
-    if (blob && lines[i].find(" missing") != std::string::npos) {
-      ++missing;
-      trailers += "Berth-Missing: " + e.substr(e.find('\t') + 1) + "\n";
-      continue;
+  std::string info;
+  if (!entries.empty()) {
+    auto checked = git_status_of(check);
+    if (!checked || !checked->ok()) return {};
+    auto lines = split_lines(checked->out);
+    if (lines.size() != entries.size()) return {};
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const std::string& e = entries[i];
+      bool blob = e.find(" blob ") != std::string::npos && e.find(" blob ") < e.find('\t');
+      if (blob && lines[i].find(" missing") != std::string::npos) {
+        ++missing;
+        trailers += "Berth-Missing: " + e.substr(e.find('\t') + 1) + "\n";
+        continue;
+      }
+      info += e + '\0';
     }
-    info += e + '\0';
   }
   std::string dir = util::join(project.berth_dir(), "tmp");
   (void)util::make_dirs(dir);
@@ -374,20 +513,60 @@ std::string salvage_snapshot(const Project& project, const std::string& commit,
   GitCall write = repo_call(project, {"write-tree"});
   write.env["GIT_INDEX_FILE"] = index;
   auto filled = git_status_of(fill);
-  auto tree = filled && filled->ok() ? git_status_of(write) : filled;
+  auto made = filled && filled->ok() ? git_status_of(write) : filled;
   ::unlink(index.c_str());
-  if (!tree || !tree->ok()) return {};
+  return made && made->ok() ? chomp(made->out) : std::string();
+}
+
+// Whether commit `p`'s own part of history (what no branch, tag or remote keeps) is all there.
+bool history_intact(const Project& project, const std::string& p) {
+  auto walk = git_status_of(repo_call(project, {"rev-list", "--objects", "--missing=print", p,
+                                                "--not", "--branches", "--tags", "--remotes"}));
+  return walk && walk->ok() && walk->out.find("\n?") == std::string::npos &&
+         walk->out.rfind('?', 0) != 0;
+}
+
+} // namespace
+
+std::string salvage_snapshot(const Project& project, const std::string& commit,
+                             size_t* missing_files) {
+  // Its tree named by the commit (read even when the tree itself is gone).
+  auto top = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", commit + "^{tree}"}));
+  if (!top || !top->ok()) return {};
+  std::string trailers;
+  size_t missing = 0;
+  std::string tree = salvage_tree(project, chomp(top->out), trailers, missing);
+  if (tree.empty()) return {};
   auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", commit}));
   auto parents = git_status_of(repo_call(project, {"rev-parse", commit + "^@"}));
   if (!message || !message->ok() || !parents || !parents->ok()) return {};
-  std::vector<std::string> args{"commit-tree", chomp(tree->out)};
-  for (const auto& p : split_lines(parents->out)) {
-    // Its own part of history (what no branch, tag or remote keeps) all there: kept.
-    auto walk = git_status_of(repo_call(project, {"rev-list", "--objects", "--missing=print", p,
-                                                  "--not", "--branches", "--tags", "--remotes"}));
-    if (!walk || !walk->ok() || walk->out.find("\n?") != std::string::npos ||
-        walk->out.rfind('?', 0) == 0)
-      continue;
+  auto heads = split_lines(parents->out);
+  std::vector<std::string> args{"commit-tree", tree};
+  for (size_t i = 0; i < heads.size(); ++i) {
+    std::string p = heads[i];
+    if (!history_intact(project, p)) {
+      // The staged state (its second parent, a commit on HEAD) shares the lost files: what is
+      // left of it is kept the same way, so a restore gives back what was staged.
+      auto subject = git_status_of(repo_call(project, {"log", "-1", "--format=%s", p}));
+      if (i != 1 || !subject || !subject->ok() || chomp(subject->out).rfind("berth index of ", 0))
+        continue;
+      std::string ignored;
+      size_t none = 0;
+      auto index_tree =
+          git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", p + "^{tree}"}));
+      std::string left = index_tree && index_tree->ok()
+                             ? salvage_tree(project, chomp(index_tree->out), ignored, none)
+                             : std::string();
+      if (left.empty()) continue;
+      std::vector<std::string> index_args{"commit-tree", left};
+      if (history_intact(project, heads[0])) index_args.insert(index_args.end(), {"-p", heads[0]});
+      GitCall index_commit = repo_call(project, index_args);
+      index_commit.env = berth_identity();
+      index_commit.input = chomp(subject->out) + "\n";
+      auto made = git_status_of(index_commit);
+      if (!made || !made->ok()) continue;
+      p = chomp(made->out);
+    }
     args.push_back("-p");
     args.push_back(p);
   }
@@ -453,63 +632,16 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
   return verified;
 }
 
-namespace {
-
-std::vector<std::string> split_words(const std::string& line) {
-  std::vector<std::string> words;
-  for (size_t at = 0; at < line.size();) {
-    auto space = line.find(' ', at);
-    if (space == std::string::npos) space = line.size();
-    if (space > at) words.push_back(line.substr(at, space - at));
-    at = space + 1;
-  }
-  return words;
-}
-
-// One object as `git cat-file --batch` gave it: its type ("missing" when it is not in the store)
-// and content.
-struct CatObject {
-  std::string type;
-  std::string content;
-};
-
-// Read many objects in one git call. A missing one is "missing", never an error: a trash ref whose
-// objects were pruned must not hide the others.
-Result<std::vector<CatObject>> cat_objects(const Project& project,
-                                           const std::vector<std::string>& oids) {
-  std::vector<CatObject> objects;
-  if (oids.empty()) return objects;
-  GitCall call = repo_call(project, {"cat-file", "--batch"});
-  for (const auto& oid : oids)
-    call.input += oid + "\n";
-  auto out = BERTH_TRY(git(call)).out;
-  size_t at = 0;
-  for (size_t i = 0; i < oids.size(); ++i) {
-    auto eol = out.find('\n', at);
-    if (eol == std::string::npos) return fail(ErrorCode::git_failed, "short cat-file output");
-    auto words = split_words(out.substr(at, eol - at));
-    at = eol + 1;
-    if (words.size() < 3) {
-      objects.push_back({"missing", {}});
-      continue;
-    }
-    size_t size = std::strtoull(words[2].c_str(), nullptr, 10);
-    if (at + size > out.size()) return fail(ErrorCode::git_failed, "short cat-file output");
-    objects.push_back({words[1], out.substr(at, size)});
-    at += size + 1;
-  }
-  return objects;
-}
-
-} // namespace
-
 Result<std::vector<Snapshot>> list_snapshots(const Project& project,
                                              std::optional<std::string_view> name) {
-  std::string pattern = name ? trash_prefix(*name) : std::string("refs/berth/trash/");
+  // What `doctor --repair` kept of damaged snapshots (refs/berth/damaged/<slug>/<time>) is listed
+  // with them: it can be restored, without what it lost.
+  std::string folder = name ? name_slug(*name) + "/" : std::string();
   // Names and ids only: asking for-each-ref for a commit's content fails the whole listing when
   // one ref's commit is missing.
   auto out = BERTH_TRY(
-      git(repo_call(project, {"for-each-ref", "--format=%(refname)%00%(objectname)", pattern})));
+      git(repo_call(project, {"for-each-ref", "--format=%(refname)%00%(objectname)",
+                              "refs/berth/trash/" + folder, std::string(kSalvagedRefs) + folder})));
   std::vector<std::pair<std::string, std::string>> refs;
   for (const auto& line : split_lines(out.out)) {
     auto nul = line.find('\0');
@@ -532,9 +664,10 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
     s.ref = refs[i].first;
     s.commit = refs[i].second;
     s.time = std::strtoll(util::basename(s.ref).c_str(), nullptr, 10);
-    // refs/berth/trash/<slug>/<time>: what the name is when the commit cannot say.
-    std::string rest =
-        s.ref.substr(std::min(s.ref.size(), std::string_view("refs/berth/trash/").size()));
+    // refs/berth/{trash,damaged}/<slug>/<time>: what the name is when the commit cannot say.
+    bool salvaged = s.ref.rfind(kSalvagedRefs, 0) == 0;
+    std::string rest = s.ref.substr(std::min(
+        s.ref.size(), std::string_view(salvaged ? kSalvagedRefs : "refs/berth/trash/").size()));
     std::string slug = rest.substr(0, rest.rfind('/'));
     const CatObject& c = commits[i];
     if (c.type == "missing") {
@@ -574,6 +707,21 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
       if (line.rfind("parent ", 0) == 0) parents.push_back(line.substr(7));
     }
     if (parents.size() >= 2) s.index_commit = parents[1];
+    if (salvaged) {
+      // Its parents are those of the damaged snapshot that were whole (HEAD may be missing
+      // among them): the staged state is found by its message when restored.
+      s.index_commit.clear();
+      s.state = "salvaged";
+      for (const auto& line : split_lines(message))
+        if (line.rfind("Berth-Missing: ", 0) == 0) s.missing.push_back(line.substr(15));
+      std::string shown;
+      for (size_t k = 0; k < s.missing.size() && k < 5; ++k)
+        shown += (k ? ", " : "") + s.missing[k];
+      if (s.missing.size() > 5) shown += fmt::format(" and {} more", s.missing.size() - 5);
+      s.problem = fmt::format("what `berth doctor --repair` kept of a damaged snapshot: {}",
+                              s.missing.empty() ? std::string("nothing is missing")
+                                                : "lost (missing from the object store): " + shown);
+    }
     if (auto note = util::read_file(note_path(project, s.ref))) {
       long long files = -1, bytes = -1;
       if (std::sscanf(note->c_str(), "%lld %lld", &files, &bytes) == 2) {
@@ -590,7 +738,9 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
     auto lines = split_lines(BERTH_TRY(git(check)).out);
     for (size_t i = 0; i < lines.size() && i < needed.size(); ++i) {
       Snapshot& s = list[needed_by[i]];
-      if (lines[i].find(" missing") == std::string::npos || s.state != "ok") continue;
+      if (lines[i].find(" missing") == std::string::npos || s.state == "damaged" ||
+          s.state == "invalid")
+        continue;
       s.state = "damaged";
       s.problem = fmt::format("object {} it needs is missing from the object store", needed[i]);
     }

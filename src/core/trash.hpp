@@ -30,12 +30,25 @@ Result<void> finish_restore(const Project& project, const Workspace& w, const Sn
                             const std::string& staged, std::vector<std::string>& warnings,
                             std::string& made_branch);
 
+/// Where `doctor --repair` keeps what is left of a damaged snapshot: refs/berth/damaged/ and the
+/// rest of its trash ref (`<slug>/<time>`). Listed and restored with the trash.
+inline constexpr const char* kSalvagedRefs = "refs/berth/damaged/";
+
+/// A ref (not a folder of refs) where the trash of `name` needs a folder — refs/berth,
+/// refs/berth/trash or refs/berth/trash/<slug> —, which makes every snapshot of the name
+/// impossible to write; "" when there is none. With an empty `name`, the first two only.
+std::string trash_blocker(const Project& project, std::string_view name);
+
 /// The snapshot ref prefix for a workspace name.
 std::string trash_prefix(std::string_view name);
 
 /// The ignored files of a work tree (git's own rules) and their total size.
 std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
                                             const std::string& work_tree);
+
+/// Whether the work tree holds any ignored file: an ignored folder is one entry, not walked
+/// (`--directory`), so this is cheaper than count_ignored. True when git cannot say.
+bool has_ignored(const std::string& git_dir, const std::string& work_tree);
 
 /// Where `discard` moves a tree it leaves to the background deleter: `<slug>.<leaf>.<pid>` in
 /// `dir`, `leaf` being the snapshot ref's last component (its time), so the deleter knows which

@@ -1200,6 +1200,11 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   std::future<std::pair<uint64_t, uint64_t>> ignored;
   if (present && !background)
     ignored = std::async(std::launch::async, [&w] { return count_ignored(w.git_dir, w.path); });
+  // Left to the deleter, they are still named when there are any (a quick look beside the
+  // snapshot, not a count).
+  std::future<bool> any_ignored;
+  if (background)
+    any_ignored = std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
 
   // Snapshot before anything is removed: this is what `berth restore` brings back.
   if (trash == Trash::yes) {
@@ -1230,6 +1235,7 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                       : "the workspace directory was missing: only its commits were saved");
   }
   if (ignored.valid()) std::tie(d.ignored_files, d.ignored_bytes) = ignored.get();
+  if (any_ignored.valid()) d.ignored_present = any_ignored.get();
 
   // A symlink in place of the directory is removed itself; what it points to is never touched.
   if (symlinked) ::unlink(w.path.c_str());
@@ -1313,9 +1319,67 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   return d;
 }
 
+namespace {
+
+// Whether `oid` names a commit that is in the object store.
+bool have_commit(const Project& project, const std::string& oid) {
+  if (oid.empty()) return false;
+  auto r = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", oid + "^{commit}"}));
+  return r && r->ok();
+}
+
+// A snapshot `doctor --repair` salvaged (refs/berth/damaged/...): its files but the lost ones,
+// on those of its parents that were whole. Returns the staged state to restore (the salvaged
+// index commit, found by its message; HEAD when it was lost: every change then shows unstaged),
+// and drops from `snap` what is gone (the branch tip, the nested repositories), saying so in
+// `warnings`. Fails when its HEAD is gone: there is no commit to make a workspace on.
+Result<std::string> prepare_salvaged(const Project& project, Snapshot& snap,
+                                     std::vector<std::string>& warnings) {
+  if (!have_commit(project, snap.head) || !have_commit(project, snap.commit))
+    return fail(ErrorCode::snapshot_damaged,
+                fmt::format("what is left of the snapshot {} of '{}' cannot be a workspace: the "
+                            "commit it was made on ({}) is missing too",
+                            snap.ref, snap.name, snap.head.empty() ? "unknown" : snap.head),
+                fmt::format("its files: `git archive {} | tar -x -C DIR`; `git log {}` shows "
+                            "what else is left",
+                            snap.ref, snap.ref));
+  std::string staged;
+  auto parents = git_status_of(
+      repo_call(project, {"log", "--no-walk=unsorted", "--format=%H %s", snap.commit + "^@"}));
+  if (parents && parents->ok())
+    for (const auto& line : split_lines(parents->out))
+      if (line.find(" berth index of ") != std::string::npos)
+        staged = line.substr(0, line.find(' '));
+  if (staged.empty()) {
+    staged = snap.head;
+    warnings.push_back("its staged state is lost: every change shows as not staged");
+  }
+  if (!snap.branch_tip.empty() && !have_commit(project, snap.branch_tip)) {
+    warnings.push_back(fmt::format("its branch's commits up to {} are lost: the branch starts at "
+                                   "its HEAD {}",
+                                   snap.branch_tip.substr(0, 12), snap.head.substr(0, 12)));
+    snap.branch_tip.clear();
+  }
+  if (!snap.nested.empty() && !have_commit(project, snap.nested)) {
+    warnings.push_back("its submodules' and nested repositories' own work is lost");
+    snap.nested.clear();
+  }
+  std::string shown;
+  for (const auto& m : snap.missing)
+    shown += (shown.empty() ? "" : ", ") + m;
+  warnings.push_back(fmt::format(
+      "restored from {}, what `berth doctor --repair` kept of a damaged snapshot: {}", snap.ref,
+      shown.empty() ? std::string("nothing of its files is missing")
+                    : "lost (missing from the object store): " + shown));
+  return staged;
+}
+
+} // namespace
+
 // restore's steps; restore_workspace names a full disk.
 static Result<Restored> restore_steps(const Project& project, std::string_view name,
-                                      std::optional<std::string> as) {
+                                      std::optional<std::string> as,
+                                      std::optional<std::string> from_ref) {
   BERTH_TRY(validate_name(name));
   if (as) BERTH_TRY(validate_name(*as));
   auto snapshots = BERTH_TRY(list_snapshots(project, name));
@@ -1325,21 +1389,48 @@ static Result<Restored> restore_steps(const Project& project, std::string_view n
     return fail(ErrorCode::not_found,
                 fmt::format("no snapshot of workspace '{}' in the trash", name),
                 "run `berth restore --list` to see what can be restored");
-  Snapshot snap = snapshots.front();
-  // Objects of the newest snapshot pruned or lost: nothing is made from half of it.
-  if (snap.state != "ok" || !snapshot_complete(project, snap.commit))
+  // The newest good one; a copy `doctor --repair` salvaged of a damaged one (which lacks what was
+  // lost) only when asked for, or when there is no good one. A newer damaged one is refused.
+  auto chosen = snapshots.begin();
+  if (from_ref) {
+    chosen = std::find_if(snapshots.begin(), snapshots.end(),
+                          [&](const Snapshot& s) { return s.ref == *from_ref; });
+    if (chosen == snapshots.end())
+      return fail(ErrorCode::not_found,
+                  fmt::format("'{}' is not a snapshot of workspace '{}'", *from_ref, name),
+                  fmt::format("run `berth restore --list {}` to see its snapshots", name));
+  } else if (chosen->state == "salvaged") {
+    auto good = std::find_if(snapshots.begin(), snapshots.end(),
+                             [](const Snapshot& s) { return s.state != "salvaged"; });
+    if (good != snapshots.end()) chosen = good;
+  }
+  Snapshot snap = *chosen;
+  auto warnings = std::make_shared<std::vector<std::string>>();
+  // Skipped for an older good one: said, so that nothing newer is forgotten.
+  if (!from_ref && snap.state == "ok" && snapshots.front().state == "salvaged")
+    warnings->push_back(fmt::format(
+        "a newer copy, salvaged from a damaged snapshot (without {}), is {}: `berth restore {} "
+        "--from {}` brings it back instead",
+        snapshots.front().missing.empty()
+            ? std::string("some files")
+            : fmt::format("{} lost file(s)", snapshots.front().missing.size()),
+        snapshots.front().ref, name, snapshots.front().ref));
+  std::string staged;
+  if (snap.state == "salvaged") staged = BERTH_TRY(prepare_salvaged(project, snap, *warnings));
+  // Objects of the newest snapshot pruned or lost: nothing is made from half of it (what doctor
+  // salvaged of one is whole in what it holds).
+  else if (snap.state != "ok" || !snapshot_complete(project, snap.commit))
     return fail(ErrorCode::snapshot_damaged,
                 fmt::format("the snapshot {} of '{}' cannot be restored: {}", snap.ref, name,
                             snap.problem.empty() ? "objects it needs are missing" : snap.problem),
-                "run `berth doctor --repair` to move it aside, then `berth restore` brings back "
-                "the newest good snapshot");
+                "run `berth doctor --repair`: it keeps what is left of it (`berth restore --list` "
+                "names what is lost; `berth restore NAME --from REF` brings it back)");
   std::string start = snap.branch_tip.empty() ? snap.head : snap.branch_tip;
   auto checkout = BERTH_TRY(checkout_tuning(project));
   const auto& tuning = checkout.args;
   // The snapshot's tree becomes the work tree (tracked and untracked files, byte for byte), then
   // the index gets the staged state back, leaving HEAD on the branch's own commits.
-  auto warnings = std::make_shared<std::vector<std::string>>();
-  std::string staged = snap.index_commit.empty() ? snap.head : snap.index_commit;
+  if (staged.empty()) staged = snap.index_commit.empty() ? snap.head : snap.index_commit;
   auto fill = fill_from_trees(tuning, snap.commit, staged);
   auto made_branch = std::make_shared<std::string>();
   Populate populate = [&project, fill, snap, staged, warnings,
@@ -1382,8 +1473,8 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
 }
 
 Result<Restored> restore_workspace(const Project& project, std::string_view name,
-                                   std::optional<std::string> as) {
-  auto restored = restore_steps(project, name, std::move(as));
+                                   std::optional<std::string> as, std::optional<std::string> from) {
+  auto restored = restore_steps(project, name, std::move(as), std::move(from));
   if (!restored) return tl::unexpected(blame_full_disk(restored.error(), "restore it again"));
   return restored;
 }

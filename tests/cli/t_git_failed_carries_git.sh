@@ -23,12 +23,13 @@ has_git_object "$out"
 assert_eq "$(jq .error.git.status <<<"$out")" 127
 assert_unchanged "$before"
 
-# A ref named like the trash folder of x blocks every snapshot ref of x: the discard stops.
+# A ref named like the trash folder of x blocks every snapshot ref of x: the discard stops
+# (trash_blocked, t_trash_blocked_by_ref), git's answer carried along.
 ws=$(berth new x)
 echo work >"$ws/work.txt"
 git update-ref refs/berth/trash/x HEAD
 before=$(fingerprint)
-out=$(expect_error git_failed 1 berth --json discard x)
+out=$(expect_error trash_blocked 1 berth --json discard x)
 has_git_object "$out"
 assert_contains "$(jq -r '.error.git.argv | join(" ")' <<<"$out")" "update-ref"
 assert_unchanged "$before"

@@ -52,8 +52,14 @@ assert_eq "$(git for-each-ref --format='%(objectname)' refs/berth/invalid/stray/
 assert_contains "$(cat .git/berth/trash-damaged)" "$gone_commit"
 git for-each-ref refs/berth/ | { ! grep -q "$newest_partial"; }
 git gc -q --prune=now # the user's gc works again
-assert_eq "$(berth --json restore --list | jq -r '[.[].state] | unique | join(",")')" ok
-ws=$(berth restore partial) # the older, good one
+assert_eq "$(berth --json restore --list | jq -r '[.[].state] | unique | join(",")')" ok,salvaged
+ws=$(berth restore partial 2>"$T/restore.err") # the older, good one
 assert_eq "$(cat "$ws/partial.txt")" "content of partial"
+assert_contains "$(cat "$T/restore.err")" "--from refs/berth/damaged/partial/"
+# What was salvaged of the newer one, asked for by its ref: without the lost file.
+salvaged=$(berth --json restore --list partial | jq -r '.[] | select(.state == "salvaged") | .ref')
+ws=$(berth restore partial --as partial2 --from "$salvaged" 2>/dev/null)
+[[ ! -e $ws/newer.txt ]]
+expect_error not_found 4 berth --json restore partial --as p3 --from refs/berth/trash/nope/1 >/dev/null
 ws=$(berth restore good)
 assert_eq "$(cat "$ws/good.txt")" "content of good"

@@ -1,0 +1,51 @@
+# A snapshot that lost a whole folder's tree (the object deleted, its commit still there): `doctor
+# --repair` keeps what can still be read as refs/berth/damaged/... (it used to drop the snapshot
+# from refs/, leaving everything to gc), naming the lost folder; `restore --list` shows it as
+# `salvaged`; `restore` brings back its other files, its staged state and its commits, and names
+# the folder it lost.
+. "$(dirname "$0")/common.sh"
+make_repo app
+loose() { echo ".git/objects/${1:0:2}/${1:2}"; } # objects are loose: nothing was packed
+ws=$(berth new w)
+echo c >>"$ws/README.md"
+berth commit w -m "valuable commit" >/dev/null
+echo keep >"$ws/keep.txt"
+echo staged >"$ws/staged.txt"
+git -C "$ws" add staged.txt
+mkdir "$ws/lost"
+echo "a $RANDOM" >"$ws/lost/a.txt"
+echo "b $RANDOM" >"$ws/lost/b.txt"
+berth discard w >/dev/null 2>&1
+sleep 1
+berth doctor --repair >/dev/null || true # settles the discarded tree: the trash is verified
+ref=$(git for-each-ref --format='%(refname)' refs/berth/trash/w/)
+rm "$(loose "$(git rev-parse "$ref:lost")")"
+
+report=$(not 1 berth --json doctor)
+assert_eq "$(jq -r '[.problems[] | select(.code == "trash_damaged")][0].path' <<<"$report")" "$ref"
+berth doctor --repair >/dev/null || true
+rest=${ref#refs/berth/trash/}
+kept=$(git rev-parse --verify -q "refs/berth/damaged/$rest")
+not 1 git rev-parse --verify -q "$ref" >/dev/null
+assert_eq "$(git show "$kept:keep.txt")" keep
+assert_contains "$(git log -1 --format=%B "$kept")" "Berth-Missing: lost/"
+git gc -q --prune=now # works, and keeps what is left
+assert_contains "$(git log --format=%s "$kept")" "valuable commit"
+
+listed=$(berth --json restore --list)
+assert_eq "$(jq -r '.[0].state' <<<"$listed")" salvaged
+assert_eq "$(jq -c '.[0].missing' <<<"$listed")" '["lost/"]'
+text=$(berth restore --list 2>&1)
+assert_contains "$text" salvaged
+assert_contains "$text" "lost/"
+
+restored=$(berth --json restore w)
+ws=$(jq -r .workspace.path <<<"$restored")
+assert_eq "$(cat "$ws/keep.txt")" keep
+assert_eq "$(cat "$ws/staged.txt")" staged
+[[ ! -e $ws/lost ]]
+assert_eq "$(git -C "$ws" diff --cached --name-only)" staged.txt
+assert_contains "$(git -C "$ws" log --format=%s)" "valuable commit"
+assert_contains "$(jq -r '.warnings[]' <<<"$restored")" "lost/"
+report=$(berth --json doctor || true)
+assert_eq "$(jq '[.problems[] | select(.code | startswith("trash_"))] | length' <<<"$report")" 0
