@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+// Exported from libberth.so, which is built with hidden visibility: the public API only.
+#pragma GCC visibility push(default)
 namespace berth {
 
 std::string_view version();
@@ -493,3 +495,4 @@ Result<std::string> watch_hook(const std::string& common_dir, const std::string&
                                const std::string& token);
 
 } // namespace berth
+#pragma GCC visibility pop

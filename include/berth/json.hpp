@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+// Exported from libberth.so, which is built with hidden visibility: the public API only.
+#pragma GCC visibility push(default)
 namespace berth {
 
 void to_json(nlohmann::json& j, const Error& e);
@@ -26,3 +28,4 @@ nlohmann::json error_document(const Error& e);
 std::string iso_time(int64_t unix_seconds);
 
 } // namespace berth
+#pragma GCC visibility pop

@@ -2,6 +2,7 @@
 
 #include "berth/json.hpp"
 #include "cli/render.hpp"
+#include "core/try.hpp"
 
 #include <algorithm>
 #include <cstdio>
