@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 
 #include "berth/json.hpp"
+#include "cli/foreground.hpp"
 #include "cli/render.hpp"
 #include "core/try.hpp"
 
@@ -553,6 +554,7 @@ Result<Output> run_run(const Args& args, const berth::Project& project) {
     options.sandbox = args.sandbox->empty() ? std::string("landlock") : *args.sandbox;
   options.network = args.net != "off";
   options.ephemeral = args.ephemeral;
+  own_signals_and_terminal(options);
   auto r = BERTH_TRY(berth::run_in_workspace(project, options));
   nlohmann::json j = {{"name", r.name},
                       {"path", r.path},

@@ -68,3 +68,24 @@ for consumer in "$T/consumer/consumer_shared" "$T/consumer/consumer_static" "$T/
   assert_eq "$(berth -C "$T/$repo" --json restore --list | jq -r '.[0].name')" \
     scratch "$repo: trash"
 done
+
+# The pool filler's helper, in a host program: found beside libberth.so (<libexecdir>/berth/berth,
+# a link to the installed berth), given explicitly (libberth.a has no place to look from), or
+# missing, which create and discard say instead of switching the pool off silently.
+export BERTH_POOL_SIZE=1 BERTH_WATCH_ENABLED=false
+helper=$(realpath "$prefix/bin/berth")
+make_repo helper-shared >/dev/null
+out=$("$T/consumer/consumer_shared" "$T/helper-shared" helper - found)
+assert_contains "$out" "consumer: helper $helper;"
+make_repo helper-static >/dev/null
+out=$("$T/consumer/consumer_static" "$T/helper-static" helper "$prefix/libexec/berth/berth" found)
+assert_contains "$out" "consumer: helper $helper;"
+make_repo helper-missing >/dev/null
+out=$("$T/consumer/consumer_static" "$T/helper-missing" helper "$T/no/berth" missing)
+assert_contains "$out" "consumer: helper ;"
+# The background fillers have finished (none outlives the test).
+for _ in $(seq 100); do
+  pgrep -f -- "-C $T/" >/dev/null || break
+  sleep 0.1
+done
+not 1 pgrep -f -- "-C $T/" >/dev/null

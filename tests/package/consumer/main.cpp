@@ -2,15 +2,20 @@
 // headers, linked against libberth found by find_package(berth) or pkg-config. It walks the
 // lifecycle on the repository it is given and checks every result.
 //
-//   consumer REPO
+//   consumer REPO                        the lifecycle, and run leaving the host's signals alone
+//   consumer REPO helper PATH|- found|missing
+//                                        the pool filler's helper executable: PATH given (- for
+//                                        none), found or missing (then create says so)
 #include <berth/berth.hpp>
 #include <berth/json.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <signal.h>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 
 namespace {
 
@@ -46,11 +51,55 @@ std::string read(const std::string& path) {
   return text.str();
 }
 
+volatile sig_atomic_t got_sigint = 0;
+void on_sigint(int) {
+  got_sigint = 1;
+}
+
+bool has_warning(const std::vector<std::string>& warnings, const std::string& part) {
+  for (const auto& w : warnings)
+    if (w.find(part) != std::string::npos) return true;
+  return false;
+}
+
+// The pool is refilled by the helper executable, in the background: found, it fills a slot;
+// missing, create says so in its warnings.
+int check_helper(const std::string& repo, const std::string& path, bool found) {
+  berth::ProjectOptions options;
+  options.dir = repo;
+  if (path != "-") options.helper_path = path;
+  berth::Project project = must(berth::Project::open(options), "Project::open");
+  berth::NewOptions make;
+  make.name = "pooled";
+  berth::Created created = must(berth::create_workspace(project, make), "create_workspace");
+  CHECK(has_warning(created.warnings, "no berth executable") == !found);
+  CHECK(project.helper().empty() == !found);
+  if (found) {
+    bool ready = false;
+    for (int i = 0; i < 300 && !ready; ++i) {
+      auto pool = must(berth::pool_status(project), "pool_status");
+      for (const auto& slot : pool.slots)
+        ready = ready || slot.state == "ready";
+      if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    CHECK(ready);
+  }
+  auto discarded =
+      must(berth::discard_workspace(project, "pooled", berth::Force::yes, berth::Trash::no),
+           "discard_workspace");
+  CHECK(has_warning(discarded.warnings, "no berth executable") == !found);
+  must(berth::pool_drain(project), "pool_drain");
+  std::printf("consumer: helper %s; %d checks passed\n", project.helper().c_str(), checks);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::string(argv[2]) == "helper")
+    return check_helper(argv[1], argv[3], std::string(argv[4]) == "found");
   if (argc != 2) {
-    std::fprintf(stderr, "usage: consumer REPO\n");
+    std::fprintf(stderr, "usage: consumer REPO [helper PATH|- found|missing]\n");
     return 2;
   }
   CHECK(!berth::version().empty());
@@ -120,6 +169,26 @@ int main(int argc, char** argv) {
   CHECK(error["error"]["code"] == "not_found");
   nlohmann::json snapshot_json = *discarded.snapshot;
   CHECK(snapshot_json["name"] == "scratch");
+
+  // run_in_workspace leaves the host's signal handlers alone (the CLI forwards signals, a
+  // library must not): a SIGINT the command sends its parent reaches the host's own handler.
+  struct sigaction mine {};
+  mine.sa_handler = on_sigint;
+  sigemptyset(&mine.sa_mask);
+  CHECK(::sigaction(SIGINT, &mine, nullptr) == 0);
+  make.name = "runner";
+  berth::Created runner = must(berth::create_workspace(project, make), "create_workspace");
+  berth::RunOptions run;
+  run.name = "runner";
+  run.command = {"sh", "-c", "kill -INT $PPID && echo ran >ran.txt"};
+  berth::RunResult ran = must(berth::run_in_workspace(project, run), "run_in_workspace");
+  CHECK(ran.exit_status == 0);
+  CHECK(got_sigint == 1);
+  CHECK(read(runner.workspace.path + "/ran.txt") == "ran\n");
+  struct sigaction now {};
+  CHECK(::sigaction(SIGINT, nullptr, &now) == 0 && now.sa_handler == on_sigint);
+  must(berth::discard_workspace(project, "runner", berth::Force::yes, berth::Trash::no),
+       "discard_workspace");
 
   std::printf("consumer: %d checks passed\n", checks);
   return 0;
