@@ -68,3 +68,38 @@ file(RELATIVE_PATH BERTH_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${C
 string(REGEX REPLACE "/$" "" BERTH_PC_TO_PREFIX "${BERTH_PC_TO_PREFIX}")
 configure_file(cmake/berth.pc.in ${PROJECT_BINARY_DIR}/berth.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/berth.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# Shell completions, generated from the built CLI's own help (the command table and its options).
+set(BERTH_COMPLETIONS ${PROJECT_BINARY_DIR}/completions)
+add_custom_command(OUTPUT ${BERTH_COMPLETIONS}/berth.bash ${BERTH_COMPLETIONS}/_berth
+                          ${BERTH_COMPLETIONS}/berth.fish
+                   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/completions $<TARGET_FILE:berth>
+                           ${BERTH_COMPLETIONS}
+                   DEPENDS berth ${PROJECT_SOURCE_DIR}/scripts/completions VERBATIM)
+add_custom_target(berth_completions ALL DEPENDS ${BERTH_COMPLETIONS}/berth.bash)
+install(FILES ${BERTH_COMPLETIONS}/berth.bash RENAME berth
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+install(FILES ${BERTH_COMPLETIONS}/_berth DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(FILES ${BERTH_COMPLETIONS}/berth.fish
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+
+# `cpack -G DEB` (scripts/package): one package with the CLI, the library and its package files.
+set(CPACK_PACKAGE_NAME berth)
+set(CPACK_PACKAGE_VENDOR berth)
+set(CPACK_PACKAGE_CONTACT "berth maintainers <berth@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "a workspace per task: git worktrees for agents and people")
+set(CPACK_PACKAGE_DESCRIPTION "berth gives every coding task its own git worktree on its own branch,
+outside your checkout; you review the diff, then accept it (never clobbering your
+uncommitted work) or discard it (recoverably). Also libberth, its headers, CMake and
+pkg-config files.")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION vcs)
+# The libraries it links (libc, libstdc++, fmt, toml++, seccomp) are found by dpkg-shlibdeps.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "git (>= 1:2.38)")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bubblewrap, git-lfs")
+# Building a program against libberth needs these headers (libberth.a: the last three too).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+    "libexpected-dev, nlohmann-json3-dev, libfmt-dev, libtomlplusplus-dev, libseccomp-dev")
+include(CPack)
