@@ -93,6 +93,7 @@ outside your checkout; you review the diff, then accept it (never clobbering you
 uncommitted work) or discard it (recoverably). Also libberth, its headers, CMake and
 pkg-config files.")
 set(CPACK_STRIP_FILES ON)
+set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/cmake/strip_static.cmake)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION vcs)
 # The libraries it links (libc, libstdc++, fmt, toml++, seccomp) are found by dpkg-shlibdeps.
