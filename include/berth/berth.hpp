@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+// Exported from libberth.so, which is built with hidden visibility: the public API only.
+#pragma GCC visibility push(default)
 namespace berth {
 
 std::string_view version();
@@ -80,6 +82,12 @@ struct WorkspaceStatus {
 struct ProjectOptions {
   std::string dir;                       ///< like `git -C`; empty: the current directory
   std::vector<std::string> config_flags; ///< "key=value" from `-c`
+  /// The berth executable berth starts for its background work: the pool filler (`berth pool
+  /// fill --background`) and the watcher (git's fsmonitor hook, `berth watch`). Empty: this
+  /// program when it is berth, else the berth installed with the library
+  /// (<libexecdir>/berth/berth). When there is none, the pool is not refilled in the background
+  /// and the watcher is off, and create_workspace and discard_workspace say so in their warnings.
+  std::string helper_path = {};
 };
 
 /// A git repository as berth sees it.
@@ -110,10 +118,12 @@ public:
   const std::string& null_oid() const { return null_oid_; }
   /// The name of the empty tree in this repository's object format.
   const std::string& empty_tree() const { return empty_tree_; }
+  /// The berth executable for background work (see ProjectOptions::helper_path); "" if none.
+  const std::string& helper() const { return helper_; }
 
 private:
   std::string common_dir_, main_worktree_, current_worktree_, cwd_, berth_dir_, workspace_root_,
-      default_root_, name_, object_format_, null_oid_, empty_tree_;
+      default_root_, name_, object_format_, null_oid_, empty_tree_, helper_;
   bool bare_ = false;
   Config config_;
 };
@@ -398,6 +408,13 @@ struct RunOptions {
       sandbox;            ///< "landlock", "bwrap", "best-effort"; none: config run.sandbox
   bool network = true;    ///< false: no TCP, UDP or host sockets (sandbox only)
   bool ephemeral = false; ///< create NAME first; remove it afterwards if unchanged
+  /// The command runs in a process group of its own. The library touches no process-wide state
+  /// (signal handlers, the terminal's foreground group): a front end that owns them (the CLI)
+  /// forwards signals to the group and hands it the terminal. `on_start` is called with the
+  /// group as soon as the command runs (`own_session`: it has a session of its own, as in the
+  /// sandbox, and must not be given the terminal); `on_end` once it has ended.
+  std::function<void(int process_group, bool own_session)> on_start;
+  std::function<void()> on_end;
 };
 
 struct RunResult {
@@ -446,8 +463,9 @@ Result<PoolStatus> pool_status(const Project& project);
 Result<PoolStatus> pool_fill(const Project& project, int64_t count);
 /// Remove every slot.
 Result<PoolStatus> pool_drain(const Project& project);
-/// Start a detached, low-priority `berth pool fill --background` for this project.
-void pool_refill_in_background(const Project& project);
+/// Start a detached, low-priority `berth pool fill --background` for this project, with
+/// Project::helper(). False when there is no helper to start.
+bool pool_refill_in_background(const Project& project);
 /// What `pool fill --background` runs: at most one per project (others leave at once), at idle
 /// CPU and I/O priority, filling up to pool.size and deleting discarded trees.
 Result<PoolStatus> pool_fill_background(const Project& project);
@@ -505,3 +523,4 @@ Result<std::string> watch_hook(const std::string& common_dir, const std::string&
                                const std::string& token);
 
 } // namespace berth
+#pragma GCC visibility pop

@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+// Exported from libberth.so, which is built with hidden visibility: the public API only.
+#pragma GCC visibility push(default)
 namespace berth {
 
 /// A value: text, a number, a switch, or a list of strings (patterns, paths, commands).
@@ -69,3 +71,4 @@ Result<std::vector<std::string>> parse_list_text(const std::string& text, const 
 std::string_view layer_name(ConfigSource::Layer layer);
 
 } // namespace berth
+#pragma GCC visibility pop

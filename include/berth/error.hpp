@@ -5,8 +5,11 @@
 #include <string>
 #include <string_view>
 #include <tl/expected.hpp>
+#include <utility>
 #include <vector>
 
+// Exported from libberth.so, which is built with hidden visibility: the public API only.
+#pragma GCC visibility push(default)
 namespace berth {
 
 /// Stable error codes. Their names (code_name) are part of the JSON contract: never rename one.
@@ -80,23 +83,5 @@ inline tl::unexpected<Error> fail(ErrorCode code, std::string message, std::stri
   return tl::unexpected(Error{code, std::move(message), std::move(hint), std::nullopt, {}});
 }
 
-namespace detail {
-template <class T, class E> T take(tl::expected<T, E>&& r) {
-  return std::move(r).value();
-}
-template <class E> void take(tl::expected<void, E>&&) {}
-template <class T, class E> T take(tl::expected<T, E>& r) {
-  return std::move(r).value();
-}
-template <class E> void take(tl::expected<void, E>&) {}
-} // namespace detail
-
 } // namespace berth
-
-/// Propagate the error of a Result-returning expression, yielding its value otherwise.
-#define BERTH_TRY(expr)                                                                            \
-  ({                                                                                               \
-    auto&& berth_try_result_ = (expr);                                                             \
-    if (!berth_try_result_) return tl::unexpected(std::move(berth_try_result_).error());           \
-    ::berth::detail::take(berth_try_result_);                                                      \
-  })
+#pragma GCC visibility pop

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+// Exported from libberth.so, which is built with hidden visibility: the public API only.
+#pragma GCC visibility push(default)
 namespace berth {
 
 // ---- one result, one object (nlohmann's ADL hooks: `nlohmann::json j = result;`) -------------
@@ -68,3 +70,4 @@ nlohmann::json version_document();
 std::string iso_time(int64_t unix_seconds);
 
 } // namespace berth
+#pragma GCC visibility pop

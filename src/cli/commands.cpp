@@ -1,7 +1,9 @@
 #include "cli/commands.hpp"
 
 #include "berth/json.hpp"
+#include "cli/foreground.hpp"
 #include "cli/render.hpp"
+#include "core/try.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -493,6 +495,7 @@ Result<Output> run_run(const Args& args, const berth::Project& project) {
     options.sandbox = args.sandbox->empty() ? std::string("landlock") : *args.sandbox;
   options.network = args.net != "off";
   options.ephemeral = args.ephemeral;
+  own_signals_and_terminal(options);
   auto r = BERTH_TRY(berth::run_in_workspace(project, options));
   Output out{r, {}, r.warnings, r.exit_status};
   // stdout belongs to the command; berth's own notes go to stderr.

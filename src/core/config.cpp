@@ -3,6 +3,7 @@
 #include "berth/berth.hpp"
 #include "core/name.hpp"
 #include "core/ports.hpp"
+#include "core/try.hpp"
 #include "util/paths.hpp"
 
 #include <cstdlib>

@@ -678,16 +678,30 @@ std::optional<util::FileLock> try_lock_trash(const Project& project) {
   return std::move(**lock);
 }
 
-void pool_refill_in_background(const Project& project) {
-  auto self = berth_executable();
-  if (!self) return;
+bool pool_refill_in_background(const Project& project) {
+  if (project.helper().empty()) return false;
   util::SpawnOptions spawn;
-  spawn.argv = {*self, "-C", project.common_dir(), "--quiet", "pool", "fill", "--background"};
+  spawn.argv = {project.helper(), "-C",   project.common_dir(), "--quiet",
+                "pool",           "fill", "--background"};
   spawn.in = spawn.out = spawn.err = util::Stream::null;
   spawn.group = util::ProcessGroup::session;
   spawn.close_other_fds = true;
   auto child = util::spawn(spawn);
   if (child) child->detach();
+  return true;
+}
+
+std::optional<std::string> missing_helper_warning(const Project& project) {
+  if (!project.helper().empty()) return std::nullopt;
+  bool pool = project.config().get_int("pool.size") > 0;
+  bool watch = project.config().get_bool("watch.enabled");
+  if (!pool && !watch) return std::nullopt;
+  return fmt::format("no berth executable for background work (this program is not berth, and "
+                     "none is installed beside the library): {}; set "
+                     "berth::ProjectOptions::helper_path",
+                     pool && watch ? "the pool is not refilled and the watcher is off"
+                     : pool        ? "the pool is not refilled"
+                                   : "the watcher is off");
 }
 
 Result<PoolStatus> pool_fill_background(const Project& project) {

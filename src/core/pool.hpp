@@ -43,4 +43,8 @@ Result<util::FileLock> lock_trash(const Project& project);
 /// The same lock if nobody holds it now (none: a deleter is at work).
 std::optional<util::FileLock> try_lock_trash(const Project& project);
 
+/// When the project has no helper executable (Project::helper) for the background work its
+/// config asks for (pool.size > 0, watch.enabled): the warning create and discard report.
+std::optional<std::string> missing_helper_warning(const Project& project);
+
 } // namespace berth

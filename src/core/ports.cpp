@@ -1,5 +1,7 @@
 #include "core/ports.hpp"
 
+#include "core/try.hpp"
+
 #include <cstdlib>
 #include <fmt/format.h>
 #include <netinet/in.h>

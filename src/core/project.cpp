@@ -3,13 +3,16 @@
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
+#include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <dlfcn.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace berth {
@@ -22,7 +25,40 @@ std::string_view version() {
   return BERTH_VERSION;
 }
 
+// Where an embedded libberth looks for the berth it starts (cmake/install.cmake sets both).
+#ifndef BERTH_INSTALLED_HELPER
+#define BERTH_INSTALLED_HELPER "/usr/local/libexec/berth/berth"
+#endif
+#ifndef BERTH_HELPER_FROM_LIBDIR
+#define BERTH_HELPER_FROM_LIBDIR "../libexec/berth/berth"
+#endif
+
 namespace {
+
+// The berth executable for background work. The pool filler and the watcher are berth itself,
+// started again with arguments only berth knows: a host program that links the library must
+// never be run so. In order: the embedder's explicit choice; this program when it is berth; the
+// berth installed beside libberth.so (found from where the library itself lies, so a prefix
+// chosen at install time works); the one installed where the library was configured to go.
+std::string find_helper(const std::string& option) {
+  auto executable = [](const std::string& path) {
+    struct stat st;
+    return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::access(path.c_str(), X_OK) == 0;
+  };
+  if (!option.empty()) return executable(option) ? util::real_path(option).value_or("") : "";
+  if (auto self = berth_executable()) return *self;
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&version), &info) != 0 && info.dli_fname != nullptr &&
+      util::basename(info.dli_fname).rfind("libberth.so", 0) == 0) {
+    if (auto lib = util::real_path(info.dli_fname)) {
+      std::string beside = util::join(util::dirname(*lib), BERTH_HELPER_FROM_LIBDIR);
+      if (executable(beside)) return util::real_path(beside).value_or("");
+    }
+  }
+  if (executable(BERTH_INSTALLED_HELPER)) return BERTH_INSTALLED_HELPER;
+  return "";
+}
 
 std::string current_directory() {
   char buf[PATH_MAX];
@@ -256,6 +292,7 @@ Result<Project> Project::open(const ProjectOptions& options) {
     p.workspace_root_ = p.default_root_;
   else
     p.workspace_root_ = util::absolute(root, p.bare_ ? p.common_dir_ : p.main_worktree_);
+  p.helper_ = find_helper(options.helper_path);
   return p;
 }
 

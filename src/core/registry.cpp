@@ -1,6 +1,7 @@
 #include "core/registry.hpp"
 
 #include "core/name.hpp"
+#include "core/try.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"

@@ -2,9 +2,10 @@
 // exit status returned, and the workspace marked busy (a lease) while it runs.
 //
 // Process model: the command gets its own process group, so a timeout or a forwarded Ctrl-C
-// reaches everything it started. On a terminal the group becomes the terminal's foreground group
-// (Ctrl-C and job control work as in a shell); in the sandbox it gets a new session instead (no
-// controlling terminal, so it cannot push keystrokes into the user's shell with TIOCSTI).
+// reaches everything it started; in the sandbox it gets a new session instead (no controlling
+// terminal, so it cannot push keystrokes into the user's shell with TIOCSTI). Forwarding signals
+// and handing the group the terminal are the front end's (RunOptions::on_start): a library must
+// not change a host program's signal handlers or take its terminal.
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
 #include "core/capture.hpp"
@@ -18,13 +19,11 @@
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
-#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <termios.h>
 #include <unistd.h>
 
 namespace berth {
@@ -44,66 +43,6 @@ std::map<std::string, std::string> workspace_environment(const Project& project,
 }
 
 namespace {
-
-// Signals berth receives while the command runs go to the command's whole process group.
-volatile sig_atomic_t g_child_group = 0;
-
-void forward_signal(int sig) {
-  if (g_child_group > 0) ::kill(-g_child_group, sig);
-}
-
-class ForwardSignals {
-public:
-  explicit ForwardSignals(pid_t group) {
-    g_child_group = group;
-    struct sigaction sa {};
-    sa.sa_handler = forward_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    for (size_t i = 0; i < kSignals.size(); ++i)
-      ::sigaction(kSignals[i], &sa, &saved_[i]);
-  }
-  ~ForwardSignals() {
-    for (size_t i = 0; i < kSignals.size(); ++i)
-      ::sigaction(kSignals[i], &saved_[i], nullptr);
-    g_child_group = 0;
-  }
-  ForwardSignals(const ForwardSignals&) = delete;
-  ForwardSignals& operator=(const ForwardSignals&) = delete;
-
-private:
-  static constexpr std::array<int, 4> kSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-  std::array<struct sigaction, 4> saved_{};
-};
-
-// Hand the terminal to the command's group for the duration, and take it back.
-class TerminalForeground {
-public:
-  explicit TerminalForeground(pid_t group) {
-    if (!::isatty(STDIN_FILENO) || ::tcgetpgrp(STDIN_FILENO) != ::getpgrp()) return;
-    ::setpgid(group, group); // the child does it too; whoever is first wins the race
-    give(group);
-    active_ = true;
-  }
-  ~TerminalForeground() {
-    if (active_) give(::getpgrp());
-  }
-  TerminalForeground(const TerminalForeground&) = delete;
-  TerminalForeground& operator=(const TerminalForeground&) = delete;
-
-private:
-  static void give(pid_t group) {
-    // A background group that calls tcsetpgrp gets SIGTTOU: ignore it for the call.
-    struct sigaction ignore {
-    }, saved{};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    ::sigaction(SIGTTOU, &ignore, &saved);
-    ::tcsetpgrp(STDIN_FILENO, group);
-    ::sigaction(SIGTTOU, &saved, nullptr);
-  }
-  bool active_ = false;
-};
 
 // Take the lease: the workspace is busy, its worktree lock names this process.
 Result<Workspace> lease(const Project& project, const std::string& name, State* previous) {
@@ -254,11 +193,16 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
     result.exit_status = 127;
     result.warnings.push_back(child.error());
   } else {
-    std::optional<TerminalForeground> terminal;
-    if (!mode) terminal.emplace(child->pid());
     // The group outlives its leader: once the leader is reaped, reach it by its id.
     pid_t group = child->pid();
-    ForwardSignals forward(group);
+    // The front end's signals and terminal (RunOptions::on_start), until the command ended.
+    if (options.on_start) options.on_start(group, mode.has_value());
+    struct Ended {
+      const std::function<void()>& on_end;
+      ~Ended() {
+        if (on_end) on_end();
+      }
+    } ended{options.on_end};
     std::optional<std::chrono::milliseconds> limit;
     if (options.timeout)
       limit = std::chrono::milliseconds(static_cast<int64_t>(*options.timeout * 1000));

@@ -5,6 +5,7 @@
 
 #include "berth/error.hpp"
 #include "core/sandbox.hpp"
+#include "core/try.hpp"
 
 #include <linux/filter.h>
 #include <string>

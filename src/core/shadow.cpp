@@ -31,17 +31,14 @@ std::string index_key(const Workspace& w, const struct stat& st) {
                      st.st_ctim.tv_sec, st.st_ctim.tv_nsec, w.git_dir);
 }
 
-// The hook command git runs (through sh, as it runs every fsmonitor hook): this very binary.
-std::string hook_command() {
-  static const std::string command = [] {
-    auto self = berth_executable();
-    if (!self) return std::string();
-    std::string quoted = "'";
-    for (char c : *self)
-      quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "' watch hook";
-  }();
-  return command;
+// The hook command git runs (through sh, as it runs every fsmonitor hook): berth's helper, this
+// very binary in the CLI ("" when there is none: then berth does without the watcher).
+std::string hook_command(const Project& project) {
+  if (project.helper().empty()) return {};
+  std::string quoted = "'";
+  for (char c : project.helper())
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "' watch hook";
 }
 
 } // namespace
@@ -94,7 +91,8 @@ Result<void> copy_index(const std::string& from, const std::string& to) {
 }
 
 std::optional<Shadow> open_shadow(const Project& project, const Workspace& w) {
-  if (!project.config().get_bool("watch.enabled") || hook_command().empty()) return std::nullopt;
+  if (!project.config().get_bool("watch.enabled") || hook_command(project).empty())
+    return std::nullopt;
   if (util::exists(util::join(w.path, ".gitmodules"))) return std::nullopt;
   std::string dir = shadow_dir(project);
   if (!util::make_dirs(dir)) return std::nullopt;
@@ -332,7 +330,7 @@ void discard_shadow(const Project& project, const Workspace& w) {
 void use_watcher(const Project& project, GitCall& call, const std::string& index) {
   // After workspace_git_args' "-c core.fsmonitor=false": the later -c wins.
   std::vector<std::string> options{
-      "-c", "core.fsmonitor=" + hook_command(), "-c", "core.fsmonitorHookVersion=2", "-c",
+      "-c", "core.fsmonitor=" + hook_command(project), "-c", "core.fsmonitorHookVersion=2", "-c",
       "core.untrackedCache=true",
       // The untracked cache serves `-uall` only when configured so: berth's status and
       // snapshots always ask with -uall.

@@ -762,6 +762,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   created.workspace = w;
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
   if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
+  if (auto warning = missing_helper_warning(project)) created.warnings.push_back(*warning);
   return created;
 }
 
@@ -1195,7 +1196,10 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   // A tree left to the background deleter is counted there (a walk of the whole tree, which
   // discard does not wait for; `restore --list` shows the count); one deleted here is counted
   // while the snapshot is taken, each walk on its own core.
-  bool background = present && trash == Trash::yes && project.config().get_int("pool.size") > 0;
+  // (Only with a helper to start: else nothing would ever delete the tree.)
+  bool background = present && trash == Trash::yes && project.config().get_int("pool.size") > 0 &&
+                    !project.helper().empty();
+  if (auto warning = missing_helper_warning(project)) d.warnings.push_back(*warning);
   d.ignored_counted = !background;
   std::future<std::pair<uint64_t, uint64_t>> ignored;
   if (present && !background)
