@@ -3,7 +3,7 @@
 #include "berth/json.hpp"
 #include "cli/foreground.hpp"
 #include "cli/render.hpp"
-#include "core/try.hpp"
+#include "util/try.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,8 +3,8 @@
 #include "berth/berth.hpp"
 #include "core/name.hpp"
 #include "core/ports.hpp"
-#include "core/try.hpp"
 #include "util/paths.hpp"
+#include "util/try.hpp"
 
 #include <cstdlib>
 #include <fmt/format.h>

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "berth/error.hpp"
-#include "core/try.hpp" // for every file that runs git: they propagate errors with BERTH_TRY
 #include "util/child_process.hpp"
+#include "util/try.hpp" // for every file that runs git: they propagate errors with BERTH_TRY
 
 #include <chrono>
 #include <map>

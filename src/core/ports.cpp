@@ -1,6 +1,6 @@
 #include "core/ports.hpp"
 
-#include "core/try.hpp"
+#include "util/try.hpp"
 
 #include <cstdlib>
 #include <fmt/format.h>

@@ -1,10 +1,10 @@
 #include "core/registry.hpp"
 
 #include "core/name.hpp"
-#include "core/try.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
+#include "util/try.hpp"
 
 #include <algorithm>
 #include <dirent.h>

@@ -5,7 +5,7 @@
 
 #include "berth/error.hpp"
 #include "core/sandbox.hpp"
-#include "core/try.hpp"
+#include "util/try.hpp"
 
 #include <linux/filter.h>
 #include <string>
