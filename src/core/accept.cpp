@@ -1296,10 +1296,17 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
     return s;
   }
   // A sync killed half-way is undone by the next command (crash_checks.hpp): the marker says
-  // where it started and, once the agent's work is committed, from which commit it merges.
-  auto marked = BERTH_TRY(WorkspaceOp::begin(
-      project, w, "sync",
-      {{"start", s.old_head}, {"onto", onto_commit}, {"phase", "commit"}, {"committed", ""}}));
+  // where it started, what was staged then (so the undo gives back the index, not only the
+  // files) and, once the agent's work is committed, from which commit it merges. An index git
+  // cannot write as a tree (unmerged entries) is recorded as "": the undo then leaves it at HEAD.
+  auto staged = git_status_of(workspace_call(w, {"write-tree"}));
+  std::string staged_tree = staged && staged->ok() ? chomp(staged->out) : std::string();
+  auto marked = BERTH_TRY(WorkspaceOp::begin(project, w, "sync",
+                                             {{"start", s.old_head},
+                                              {"onto", onto_commit},
+                                              {"phase", "commit"},
+                                              {"committed", ""},
+                                              {"staged", staged_tree}}));
   // The agent's uncommitted work is committed first, so the merge can never mix with it.
   std::string committed = BERTH_TRY(
       commit_work_tree(project, w, fmt::format("berth: uncommitted work of {}", w.name), nullptr));

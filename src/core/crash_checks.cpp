@@ -296,6 +296,11 @@ std::optional<std::string> settle_sync(const Workspace& w, const nlohmann::json&
         git_status_of(workspace_call(w, {"reset", "-q", "--mixed", "--no-refresh", start}));
     if (!reset || !reset->ok()) return std::nullopt;
   }
+  // What was staged when the sync began is staged again (the files are already as they were).
+  if (std::string staged = j.value("staged", ""); !staged.empty()) {
+    auto read = git_status_of(workspace_call(w, {"read-tree", staged}));
+    if (!read || !read->ok()) return std::nullopt;
+  }
   return fmt::format("undid the interrupted sync of workspace '{}'", w.name);
 }
 
