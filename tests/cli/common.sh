@@ -370,6 +370,23 @@ small_disk() {
   trap 'status=$?; cd /; umount -l "$T/disk" 2>/dev/null || true; cleanup $status' EXIT
 }
 
+# discard_and_damage NAME PATH: discard workspace NAME, let doctor settle (verify) its trash, then
+# delete the loose object of PATH ("lost" for a folder's tree) in the snapshot, as a hand-run
+# prune would. Prints the snapshot's ref; `berth doctor` then reports it trash_damaged.
+discard_and_damage() {
+  local name=$1 path=$2 ref oid
+  berth discard "$name" >/dev/null 2>&1
+  sleep 1
+  berth doctor --repair >/dev/null || true # settles the discarded tree: the trash is verified
+  ref=$(git for-each-ref --format='%(refname)' "refs/berth/trash/$name/")
+  oid=$(git rev-parse "$ref:$path")
+  rm ".git/objects/${oid:0:2}/${oid:2}" # loose: nothing was packed
+  local report
+  report=$(not 1 berth --json doctor)
+  assert_eq "$(jq -r '[.problems[] | select(.code == "trash_damaged")][0].path' <<<"$report")" "$ref" >&2
+  echo "$ref"
+}
+
 fingerprint() {
   local dir=${1:-.}
   (

@@ -5,7 +5,6 @@
 # the folder it lost.
 . "$(dirname "$0")/common.sh"
 make_repo app
-loose() { echo ".git/objects/${1:0:2}/${1:2}"; } # objects are loose: nothing was packed
 ws=$(berth new w)
 echo c >>"$ws/README.md"
 berth commit w -m "valuable commit" >/dev/null
@@ -15,14 +14,7 @@ git -C "$ws" add staged.txt
 mkdir "$ws/lost"
 echo "a $RANDOM" >"$ws/lost/a.txt"
 echo "b $RANDOM" >"$ws/lost/b.txt"
-berth discard w >/dev/null 2>&1
-sleep 1
-berth doctor --repair >/dev/null || true # settles the discarded tree: the trash is verified
-ref=$(git for-each-ref --format='%(refname)' refs/berth/trash/w/)
-rm "$(loose "$(git rev-parse "$ref:lost")")"
-
-report=$(not 1 berth --json doctor)
-assert_eq "$(jq -r '[.problems[] | select(.code == "trash_damaged")][0].path' <<<"$report")" "$ref"
+ref=$(discard_and_damage w lost)
 berth doctor --repair >/dev/null || true
 rest=${ref#refs/berth/trash/}
 kept=$(git rev-parse --verify -q "refs/berth/damaged/$rest")
