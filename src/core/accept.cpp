@@ -1356,6 +1356,33 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
   return s;
 }
 
+// doctor --repair's ref updates, made without the project lock (a user's reference-transaction
+// hook runs for each, and may take its time): each is a compare-and-swap on what was judged, so a
+// command that changed a ref meanwhile makes the update fail rather than be undone by it.
+// - Orphan branches, judged against records read now: a `new` claims its record (under the
+//   lock) before its branch exists, and a branch that exists blocks every `new`/`restore` of it.
+// - Branches deleted behind berth's back, made again only where none exists now, for records
+//   not held by a live command since.
+// - The trash's damaged or blocking refs, moved aside (created before the old one goes).
+static void doctor_ref_repairs(const Project& project, const std::vector<Workspace>& branch_checks,
+                               DoctorReport& report) {
+  Registry registry(project.berth_dir());
+  std::vector<Problem> ignored;
+  auto now = registry.load_all(&ignored);
+  if (now) {
+    auto orphans = orphan_branches(project, *now, Repair::yes, report.repaired);
+    report.problems.insert(report.problems.end(), orphans.begin(), orphans.end());
+  }
+  for (const auto& w : branch_checks) {
+    auto fresh = registry.load(name_slug(w.name));
+    if (!fresh || !*fresh) continue; // discarded meanwhile
+    if (held(**fresh) && util::process_alive((*fresh)->holder_pid, (*fresh)->holder_start))
+      continue; // a live command has it now
+    check_branch(project, **fresh, Repair::yes, report);
+  }
+  check_trash(project, Repair::yes, report);
+}
+
 Result<DoctorReport> doctor(const Project& project, Repair repair) {
   DoctorReport report;
   Registry registry(project.berth_dir());
@@ -1452,6 +1479,10 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
 
   // Registry against git and the disk, under the lock: no command changes what is judged here.
+  // Repairs that update refs (a user's reference-transaction hook runs for each) are made after
+  // the lock is released, below; under it they are only judged.
+  const Repair ref_repair = repair;
+  std::vector<Workspace> branch_checks; // records whose branch is checked once the lock is gone
   auto lock = BERTH_TRY(registry.lock());
   auto records = BERTH_TRY(registry.load_all(&report.problems));
   // Planted FIFOs and the like first: every git call below would wait on them. Left in place
@@ -1477,7 +1508,8 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   append(interrupted_ops(project));
   // The repository's ref locks first: deleting an orphan branch needs packed-refs.lock free.
   append(stale_repo_locks(project, repair, report.repaired));
-  append(orphan_branches(project, records, repair, report.repaired));
+  if (ref_repair == Repair::no)
+    append(orphan_branches(project, records, Repair::no, report.repaired));
   append(stale_locks(records, repair, report.repaired));
   append(stale_temp_files(project, repair, report.repaired));
   for (const auto& w : records) {
@@ -1534,11 +1566,13 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
       if (repair == Repair::yes && !util::exists(w.path) &&
           util::is_directory(util::dirname(w.path)))
         gone_names.push_back(w.name);
+    } else if (ref_repair == Repair::no) {
+      check_branch(project, w, Repair::no, report);
     } else {
-      check_branch(project, w, repair, report);
+      branch_checks.push_back(w);
     }
   }
-  check_trash(project, repair, report);
+  if (ref_repair == Repair::no) check_trash(project, Repair::no, report);
   check_config(project, repair, report);
   check_work_tree_note(project, repair, report);
   // Discarded trees wait in the .trash folder of the root they lived in, whichever it is.
@@ -1605,6 +1639,7 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
   // Repairs that are whole berth commands take the lock themselves.
   { auto released = std::move(lock); }
+  if (ref_repair == Repair::yes) doctor_ref_repairs(project, branch_checks, report);
   reaping.reset();
   discard_gone(project, gone_names, report);
   return report;

@@ -23,7 +23,7 @@ namespace {
 constexpr const char* kAsidePrefix = "berth-aside";
 // How long doctor leaves a berth-aside folder alone (the evidence of a repair) before it reports
 // it as a leftover and --repair deletes what holds no data.
-constexpr long long kAsideKeptSeconds = 24 * 60 * 60;
+constexpr long long kAsideKeptSeconds = 24LL * 60 * 60;
 
 // Files git reads (or writes by rename over) in an admin dir: a directory there is as wrong as a
 // FIFO. Anything else that is neither a file nor a directory is wrong wherever it is: git never

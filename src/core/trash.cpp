@@ -48,10 +48,11 @@ newest_same(const Project& project, std::string_view name, const std::string& wo
             const std::string& index_tree, const std::string& head,
             const std::vector<std::string>& later_parents, const std::string& message) {
   auto listed = BERTH_TRY(git_status_of(repo_call(
-      project, {"for-each-ref", "--sort=-refname", "--count=1",
-                "--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(tree)%00%("
-                "parent)%00%(contents)",
-                trash_prefix(name)})));
+      project,
+      {"for-each-ref", "--sort=-refname", "--count=1",
+       std::string("--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(tree)%00") +
+           "%(parent)%00%(contents)",
+       trash_prefix(name)})));
   if (!listed.ok() || listed.out.empty()) return std::nullopt;
   std::vector<std::string> fields;
   size_t from = 0;
@@ -428,6 +429,7 @@ Result<void> read_tree_deep(const Project& project, const std::string& tree,
   std::vector<std::pair<std::string, std::string>> level{{tree, ""}}; // oid, path
   while (!level.empty()) {
     std::vector<std::string> oids;
+    oids.reserve(level.size());
     for (const auto& t : level)
       oids.push_back(t.first);
     auto trees = BERTH_TRY(cat_objects(project, oids));

@@ -1,8 +1,8 @@
 # berth's project lock is never held while the user's reference-transaction hook runs for one of
 # berth's own ref updates: with the hook waiting at `berth new a`'s branch, `discard`'s snapshot
 # ref and branch deletion, a pool slot's branch and `restore`'s branch, other berth commands (list,
-# status, new of another name) finish meanwhile; the hooked command then finishes and the hook did
-# run for berth's ref. A hook that refuses berth's ref gets a clear error and leaves nothing behind.
+# status, new of another name) finish meanwhile — and while it runs for doctor --repair's re-made
+# branch; the hooked command then finishes and the hook did run for berth's ref. A hook that refuses berth's ref gets a clear error and leaves nothing behind.
 # (Before: `git worktree add -b`, the snapshot's update-ref and the branch deletion ran under the
 # lock, and a slow hook blocked every `berth new`.)
 . "$(dirname "$0")/common.sh"
@@ -76,6 +76,11 @@ while_hook_waits 'refs/heads/berth/p$' env BERTH_POOL_SIZE=1 "$BERTH_BIN" new p
 assert_eq "$(berth --json status p | jq -r .state)" ready
 wait_for_fillers
 BERTH_POOL_SIZE=1 berth pool drain >/dev/null
+assert_eq "$(berth --json doctor | jq -r '.problems | length')" 0
+# doctor --repair: a branch deleted behind berth's back is made again while the hook waits.
+git update-ref -d refs/heads/berth/p
+while_hook_waits "^$Z [0-9a-f]+ refs/heads/berth/p$" berth doctor --repair
+assert_eq "$(git rev-parse -q --verify refs/heads/berth/p)" "$(git -C "$(berth path p)" rev-parse HEAD)"
 assert_eq "$(berth --json doctor | jq -r '.problems | length')" 0
 
 # A hook refusing berth's branch: a clear error, nothing left, the name free at once.
