@@ -13,6 +13,7 @@
 #include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/crash_checks.hpp"
+#include "core/lease.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/pool.hpp"
@@ -1265,7 +1266,9 @@ Result<Accepted> accept_workspace(const Project& project, std::string_view name,
 
 Result<Synced> sync_workspace(const Project& project, std::string_view name,
                               std::optional<std::string> onto, SyncMode mode) {
-  Workspace w = BERTH_TRY(usable_workspace(project, name));
+  // Busy while it syncs: a discard, a commit or another sync waits its turn (refused busy).
+  Lease lease = BERTH_TRY(Lease::take(project, name, "sync"));
+  const Workspace& w = lease.workspace();
   Synced s;
   s.name = w.name;
   std::string onto_commit;

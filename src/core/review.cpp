@@ -8,6 +8,7 @@
 #include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/crash_checks.hpp"
+#include "core/lease.hpp"
 #include "core/nested.hpp"
 #include "core/porcelain.hpp"
 #include "core/tree_claim.hpp"
@@ -113,7 +114,9 @@ Result<Committed> commit_workspace(const Project& project, std::string_view name
   if (message.empty())
     return fail(ErrorCode::usage, "a commit needs a message",
                 "berth commit NAME -m \"what changed\"");
-  Workspace w = BERTH_TRY(usable_workspace(project, name));
+  // Busy while it commits: two commits (or a commit and a sync or discard) never race on HEAD.
+  Lease lease = BERTH_TRY(Lease::take(project, name, "commit"));
+  const Workspace& w = lease.workspace();
   Committed c;
   c.name = w.name;
   c.commit = BERTH_TRY(commit_work_tree(project, w, message, &c.files));

@@ -9,6 +9,7 @@
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
 #include "core/capture.hpp"
+#include "core/lease.hpp"
 #include "core/name.hpp"
 #include "core/ports.hpp"
 #include "core/registry.hpp"
@@ -43,47 +44,6 @@ std::map<std::string, std::string> workspace_environment(const Project& project,
 }
 
 namespace {
-
-// Take the lease: the workspace is busy, its worktree lock names this process.
-Result<Workspace> lease(const Project& project, const std::string& name, State* previous) {
-  Registry registry(project.berth_dir());
-  auto lock = BERTH_TRY(registry.lock());
-  Workspace w = BERTH_TRY(usable_workspace(project, name));
-  if (held(w) && util::process_alive(w.holder_pid, w.holder_start))
-    return fail(
-        ErrorCode::busy,
-        fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
-        "wait for it to finish");
-  // A run whose berth died mid-way (kill -9) may have left a sandboxed session: finish it.
-  if (held(w)) (void)recover_confined_session(project, w);
-  *previous = held(w) ? State::ready : w.state;
-  if (w.port == 0) {
-    auto others = BERTH_TRY(registry.load_all());
-    w.port = BERTH_TRY(allocate_port_block(project, others));
-  }
-  hold(w, State::busy);
-  w.last_used = unix_now();
-  BERTH_TRY(registry.save(w));
-  set_lock_reason(project, w,
-                  fmt::format("berth: workspace {} busy (run pid {})", w.name, w.holder_pid));
-  return w;
-}
-
-void release(const Project& project, const std::string& name, State previous) {
-  Registry registry(project.berth_dir());
-  auto lock = registry.lock();
-  if (!lock) return;
-  auto record = registry.load(name_slug(name));
-  if (!record || !*record) return;
-  Workspace w = **record;
-  if (w.holder_pid != static_cast<int>(::getpid())) return; // not ours any more
-  w.state = previous;
-  w.holder_pid = 0;
-  w.holder_start = 0;
-  w.last_used = unix_now();
-  (void)registry.save(w);
-  set_lock_reason(project, w, idle_lock_reason(w));
-}
 
 std::string run_directory(const Project& project, const Workspace& w) {
   // From a subdirectory of the checkout you stand in, run in the same subdirectory.
@@ -130,8 +90,10 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
     BERTH_TRY(create_workspace(project, create));
   }
 
-  State previous = State::ready;
-  Workspace w = BERTH_TRY(lease(project, options.name, &previous));
+  // Busy while it runs (released however this returns): commit, sync, discard and accept refuse
+  // meanwhile, unless the command itself calls them.
+  Lease lease = BERTH_TRY(Lease::take(project, options.name, "run"));
+  Workspace w = lease.workspace();
   result.name = w.name;
   result.path = w.path;
   result.cwd = run_directory(project, w);
@@ -157,7 +119,6 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
   if (mode) {
     auto begun = begin_confined_session(project, w);
     if (!begun) {
-      release(project, w.name, previous);
       return tl::unexpected(begun.error());
     }
     session = *begun;
@@ -170,7 +131,6 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
     auto prepared = prepare_sandbox(request);
     if (!prepared) {
       (void)end_confined_session(project, w, *session);
-      release(project, w.name, previous);
       return tl::unexpected(prepared.error());
     }
     sandbox = std::move(*prepared);
@@ -243,8 +203,8 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
       result.warnings.push_back("sandbox: " + ended.error().message);
     }
   }
-  release(project, w.name, previous);
 
+  lease.release();
   // --ephemeral: a workspace that changed nothing goes away; one with changes stays for review.
   if (options.ephemeral) {
     Workspace now = BERTH_TRY(find_workspace(project, w.name));
