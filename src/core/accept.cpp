@@ -1042,6 +1042,7 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   //    anything uncommitted or untracked. The workspace's branch, index and files stay as they
   //    are, whatever the strategy and whatever happens next.
   Captured now = BERTH_TRY(capture(project, w));
+  BERTH_TRY(refuse_unrecordable(w, now));
   // Never a gitlink the project cannot follow: submodule commits made reachable, or refused.
   GitlinkCheck gitlinks = BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink));
   a.warnings.insert(a.warnings.end(), gitlinks.warnings.begin(), gitlinks.warnings.end());

@@ -31,6 +31,19 @@ namespace {
 
 constexpr size_t kMaxEditedPaths = 2000;
 
+// Takes out of `paths` those that are a FIFO, a socket or a device in the work tree (git refuses
+// to stage them, and reading one could block), into `dropped`. An lstat each: only changed paths.
+void drop_unrecordable(const Workspace& w, std::vector<std::string>& paths,
+                       std::vector<std::string>& dropped) {
+  std::erase_if(paths, [&](const std::string& p) {
+    struct stat st;
+    if (::lstat(util::join(w.path, p).c_str(), &st) != 0) return false; // deleted: staged so
+    if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)) return false;
+    dropped.push_back(p);
+    return true;
+  });
+}
+
 GitCall with_index(const Workspace& w, std::vector<std::string> args, const std::string& index) {
   GitCall call = workspace_call(w, std::move(args));
   call.env["GIT_INDEX_FILE"] = index;
@@ -110,6 +123,7 @@ std::optional<Captured> capture_changes(const Project& project, const Workspace&
   }
   c.nested = summary.nested;
   auto paths = stageable_paths(w, summary);
+  drop_unrecordable(w, paths, c.unrecordable);
   if (paths.empty()) {
     c.work_tree = c.index_tree;
     return c;
@@ -159,6 +173,7 @@ Result<Captured> capture_all(const Project&, const Workspace& w, Captured c,
           .out);
   c.nested = seen.nested;
   auto paths = stageable_paths(w, seen);
+  drop_unrecordable(w, paths, c.unrecordable);
   if (!paths.empty() && !update_paths(w, paths, scratch.path))
     BERTH_TRY(git(with_index(w, {"add", "-A", "--", "."}, scratch.path))); // says why it fails
   c.work_tree = chomp(BERTH_TRY(git(with_index(w, {"write-tree"}, scratch.path))).out);
@@ -166,6 +181,18 @@ Result<Captured> capture_all(const Project&, const Workspace& w, Captured c,
 }
 
 } // namespace
+
+Result<void> refuse_unrecordable(const Workspace& w, const Captured& c) {
+  if (c.unrecordable.empty()) return {};
+  Error e{ErrorCode::hostile_file,
+          fmt::format("workspace '{}': {} is a FIFO, a socket or a device, which git cannot record",
+                      w.name, c.unrecordable.front()),
+          fmt::format("remove it (it holds no content: rm '{}'), then try again; `berth discard "
+                      "{}` saves everything else",
+                      util::join(w.path, c.unrecordable.front()), w.name),
+          std::nullopt, c.unrecordable};
+  return tl::unexpected(std::move(e));
+}
 
 Result<Captured> capture(const Project& project, const Workspace& w) {
   Captured c;

@@ -20,9 +20,17 @@ struct Captured {
   /// Submodules and nested repositories with work in them, as status named them (their files
   /// are not in work_tree; a nested repository without a commit is not in it at all).
   std::vector<NestedChange> nested;
+  /// Changed paths that are a FIFO, a socket or a device (an agent's `mkfifo` over a file, say):
+  /// git cannot record them, so work_tree keeps what the index had there. No content is lost
+  /// (such files hold none), but a command that lands or commits the work refuses them.
+  std::vector<std::string> unrecordable;
 
   bool clean() const { return work_tree == head_tree; }
 };
+
+/// hostile_file (exit 5) naming `c.unrecordable`, when there are any: what commit, diff, sync and
+/// accept say rather than git's "can only add regular files".
+Result<void> refuse_unrecordable(const Workspace& workspace, const Captured& c);
 
 /// Build the trees through a scratch copy of the workspace's index: the copy keeps the stat data,
 /// so only files that changed are hashed, and the workspace's own index is never written.

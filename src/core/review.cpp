@@ -76,6 +76,7 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
                             const DiffOptions& options) {
   Workspace w = BERTH_TRY(usable_workspace(project, name));
   Captured now = BERTH_TRY(capture(project, w));
+  BERTH_TRY(refuse_unrecordable(w, now));
   Diff d;
   d.name = w.name;
   d.to_tree = now.work_tree;
@@ -126,6 +127,7 @@ Result<Committed> commit_workspace(const Project& project, std::string_view name
 Result<std::string> commit_work_tree(const Project& project, const Workspace& w,
                                      const std::string& message, std::vector<FileChange>* files) {
   Captured now = BERTH_TRY(capture(project, w));
+  BERTH_TRY(refuse_unrecordable(w, now));
   if (now.clean()) return std::string();
   if (files) *files = BERTH_TRY(changes_between(project, now.head, now.work_tree));
   std::string commit = BERTH_TRY(make_commit(project, now.work_tree, {now.head}, message));

@@ -110,6 +110,9 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   std::string head_tree, index_tree, work_tree;
   if (content == Content::work_tree) {
     Captured now = BERTH_TRY(capture(project, w));
+    for (const auto& p : now.unrecordable)
+      s.warnings.push_back(
+          fmt::format("{} is a FIFO, a socket or a device: not saved (it holds no content)", p));
     s.head = now.head;
     head_tree = now.head_tree;
     index_tree = now.index_tree;
