@@ -310,9 +310,16 @@ namespace {
 // content an agent controls.
 bool into_workspace(const Project& project, const std::string& path) {
   std::string normal = util::lexically_normal(path);
-  for (const auto& root : workspace_roots(project))
+  for (const auto& root : workspace_roots(project)) {
     for (const char* sub : {".trash", ".pool"})
       if (util::is_within(normal, util::join(root, sub))) return true;
+    // Anywhere under a root that holds workspaces only (not one around the checkout): a folder a
+    // discarded workspace left, or one a later `berth new` makes, is an agent's to write.
+    if (normal != util::lexically_normal(root) && util::is_within(normal, root) &&
+        !util::is_within(project.main_worktree(), root) &&
+        !util::is_within(project.common_dir(), root))
+      return true;
+  }
   if (auto all = Registry(project.berth_dir()).load_all())
     for (const auto& w : *all)
       if (!w.path.empty() && w.path != "/" &&

@@ -76,6 +76,13 @@ not 1 berth doctor --repair >/dev/null # the hooks path is left: still a problem
 assert_eq "$(git config core.hooksPath)" "$ws/.husky"
 assert_eq "$(git config core.fsmonitor || echo unset)" unset
 git config --unset core.hooksPath
+# Still when the workspace is gone: a later `berth new` of that name makes the folder again.
+gone=$(berth new gone)
+git config core.hooksPath "$gone/.husky"
+berth discard gone >/dev/null
+not 1 berth --json doctor >"$T/report"
+assert_contains "$(problem config_hooks_path)" "core.hooksPath"
+git config --unset core.hooksPath
 git config core.hooksPath .husky/_ # a project's own hooks path is no problem
 git config core.fsmonitor true
 assert_eq "$(berth doctor)" "all good"
