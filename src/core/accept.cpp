@@ -1217,11 +1217,7 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
   {
     auto lock = BERTH_TRY(registry.lock());
     w = BERTH_TRY(usable_workspace(project, name));
-    if (held(w) && util::process_alive(w.holder_pid, w.holder_start))
-      return fail(
-          ErrorCode::busy,
-          fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
-          "wait for it to finish");
+    if (held_alive(w)) return tl::unexpected(busy_error(w));
     if (!options.dry_run) {
       holding.emplace(registry, w);
       BERTH_TRY(holding->take());

@@ -39,13 +39,10 @@ Result<Lease> Lease::take(const Project& project, std::string_view name, std::st
   Registry registry(project.berth_dir());
   auto lock = BERTH_TRY(registry.lock());
   Workspace w = BERTH_TRY(usable_workspace(project, name));
-  if (held(w) && util::process_alive(w.holder_pid, w.holder_start)) {
+  if (held_alive(w)) {
     if (w.state == State::busy && is_ancestor(w.holder_pid))
       return Lease(project, std::move(w), State::busy, false);
-    return fail(
-        ErrorCode::busy,
-        fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
-        "wait for it to finish, then try again");
+    return tl::unexpected(busy_error(w, "wait for it to finish, then try again"));
   }
   // A run whose berth died mid-way (kill -9) may have left a sandboxed session: finish it.
   if (held(w)) (void)recover_confined_session(project, w);

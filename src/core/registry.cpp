@@ -132,6 +132,19 @@ bool held(const Workspace& workspace) {
          workspace.state == State::discarding;
 }
 
+bool held_alive(const Workspace& workspace) {
+  return held(workspace) && util::process_alive(workspace.holder_pid, workspace.holder_start);
+}
+
+Error busy_error(const Workspace& workspace, std::string hint) {
+  return Error{ErrorCode::busy,
+               fmt::format("workspace '{}' is {} (pid {})", workspace.name,
+                           state_name(workspace.state), workspace.holder_pid),
+               std::move(hint),
+               std::nullopt,
+               {}};
+}
+
 void hold(Workspace& workspace, State state) {
   workspace.state = state;
   workspace.holder_pid = static_cast<int>(::getpid());

@@ -61,5 +61,10 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
 bool held(const Workspace& workspace);
 /// Mark `workspace` as held by this process (creating, busy, discarding).
 void hold(Workspace& workspace, State state);
+/// Held by a process that still runs (not one that died: its leftovers are settled instead).
+bool held_alive(const Workspace& workspace);
+/// busy (exit 5): "workspace 'x' is busy (pid N)", the one refusal of every command that would
+/// change a workspace another process holds.
+Error busy_error(const Workspace& workspace, std::string hint = "wait for it to finish");
 
 } // namespace berth

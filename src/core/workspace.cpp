@@ -1074,13 +1074,10 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   d.workspace = w;
 
   // A workspace in use stays, unless the user says otherwise.
-  if (held(w) && util::process_alive(w.holder_pid, w.holder_start) &&
-      (w.state != State::busy || force == Force::no))
-    return fail(
-        ErrorCode::busy,
-        fmt::format("workspace '{}' is {} (pid {})", w.name, state_name(w.state), w.holder_pid),
-        w.state == State::busy ? "wait for it to finish, or pass --force"
-                               : "wait for it to finish");
+  if (held_alive(w) && (w.state != State::busy || force == Force::no))
+    return tl::unexpected(busy_error(w, w.state == State::busy
+                                            ? "wait for it to finish, or pass --force"
+                                            : "wait for it to finish"));
   // A lock the user put on the worktree is theirs to lift.
   bool locked = false;
   std::string reason = read_lock_reason(w, &locked);
