@@ -1,0 +1,83 @@
+// The operation table: every berth command is one entry (name, summary, parameters, needs,
+// handler). Front ends do not re-implement commands: the CLI builds its parser from the entries
+// and renders each outcome as text or JSON; the MCP server lists the same entries as tools and
+// returns the same documents. Adding a command = one core file + one entry (+ docs).
+//
+// Parameters travel as one JSON object keyed by parameter name (`{"name": "x", "force": true}`),
+// the form an MCP client sends; the CLI fills that object from argv.
+#pragma once
+
+#include "berth/berth.hpp"
+#include "berth/error.hpp"
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#pragma GCC visibility push(default)
+
+namespace berth {
+
+/// What kind of value a parameter takes (its JSON type).
+enum class ParamKind {
+  flag,    ///< boolean, false when absent
+  string,  ///< one string
+  integer, ///< one integer
+  number,  ///< one number (seconds, say)
+  strings, ///< an array of strings (a command's argv, repeatable KEY=VALUE)
+};
+
+struct Param {
+  std::string name; ///< JSON key and `--long` option ("dry_run" is `--dry-run`)
+  ParamKind kind = ParamKind::string;
+  std::string help; ///< one line, for `--help`, the man page and the MCP input schema
+  bool required = false;
+  bool positional = false;          ///< given without `--name` on the command line
+  std::string short_name;           ///< one letter for `-x`, or empty
+  std::vector<std::string> choices; ///< allowed values (string kind), or empty for any
+  bool internal = false; ///< not shown in help nor offered to agents (berth's own plumbing)
+};
+
+/// What a front end lends an operation while it runs.
+struct OperationContext {
+  SetupListener on_setup; ///< set-up progress of `new`/`restore` (optional)
+  /// Called with a run's options just before it starts: the CLI hands it signals and the
+  /// terminal; the MCP server captures its output and wires cancellation.
+  std::function<void(RunOptions&)> prepare_run;
+};
+
+/// What an operation produced: its JSON document (the contract, docs/schema/<schema>.json),
+/// what to tell a person besides, and the exit status.
+struct Outcome {
+  nlohmann::json document;
+  std::vector<std::string> warnings; ///< worth a person's attention ("berth: warning: ...")
+  std::vector<std::string> notes;    ///< plain news ("berth: ...")
+  int exit = 0;                      ///< 0, or the command's own status (run; doctor's 1)
+};
+
+struct Operation {
+  std::string name;    ///< the command name: `berth NAME`
+  std::string summary; ///< one line, for `berth help` and tool descriptions
+  std::vector<Param> params;
+  /// Opened from the working directory (or -C) before `run`; when false `run` gets nullptr and
+  /// finds its own (a hook anchored at the directory its JSON names) or needs none.
+  bool needs_project = true;
+  bool read_only = false;   ///< changes nothing (list, status, diff)
+  bool destructive = false; ///< may remove or overwrite work (discard, accept)
+  bool idempotent = false;  ///< a second identical call changes nothing more
+  std::string schema;       ///< its document's schema: docs/schema/<schema>.json
+  std::function<Result<Outcome>(const Project* project, const nlohmann::json& params,
+                                const OperationContext&)>
+      run;
+};
+
+/// Every operation, in the order `berth help` lists them.
+const std::vector<Operation>& operations();
+/// The operation called `name`, or nullptr.
+const Operation* find_operation(std::string_view name);
+
+} // namespace berth
+
+#pragma GCC visibility pop
