@@ -807,6 +807,7 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     if (!holder_alive) s.state = "hostile";
     s.problem = describe_hostile(hostile);
     s.dirty = true;
+    s.counted = false;
     s.ahead = branch_commits(project, w);
     return s;
   }
@@ -853,6 +854,7 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
       if (unborn) {
         s.staged = s.modified = s.untracked = s.conflicted = 0;
         s.dirty = true;
+        s.counted = false;
         counts_out.clear();
       }
     }
@@ -861,6 +863,7 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     // workspace may hold work, so it is never shown as clean.
     if (s.state == "ready") s.state = "unreadable";
     s.dirty = true;
+    s.counted = false;
   }
   auto text = chomp(counts_out);
   if (auto tab = text.find('\t'); tab != std::string::npos) {
