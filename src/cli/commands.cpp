@@ -1,17 +1,21 @@
 #include "cli/commands.hpp"
 
+#include "berth/claude.hpp"
 #include "berth/json.hpp"
 #include "cli/foreground.hpp"
 #include "cli/render.hpp"
 #include "util/try.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <set>
+#include <unistd.h>
 
 namespace cli {
 namespace {
@@ -652,6 +656,106 @@ Result<Output> run_trust(const Args& args, const berth::Project& project) {
   return Output{s, text, {}, 0};
 }
 
+// ---- hook / integrate (Claude Code's worktree provider, docs/integrations.md) ---------------
+
+void define_hook(CLI::App& app, Args& args) {
+  app.add_option("agent", args.agent, "the agent whose hook runs: claude")
+      ->required()
+      ->check(CLI::IsMember({"claude"}));
+  app.add_option("event", args.hook_event, "worktree-create or worktree-remove")
+      ->required()
+      ->check(CLI::IsMember({"worktree-create", "worktree-remove"}));
+}
+
+// The hook's JSON on stdin: small (a few fields); anything past 1 MiB is not Claude Code's.
+berth::Result<std::string> read_hook_input() {
+  constexpr size_t kMax = 1 << 20;
+  std::string input;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      return berth::fail(berth::ErrorCode::io_error,
+                         fmt::format("cannot read the hook input on stdin: {}", strerror(errno)));
+    if (n == 0) return input;
+    input.append(buf, static_cast<size_t>(n));
+    if (input.size() > kMax)
+      return berth::fail(berth::ErrorCode::invalid_hook_input,
+                         "hook input: more than 1 MiB on stdin, expected one small JSON object",
+                         "Claude Code sends a JSON object on stdin; nothing was changed");
+  }
+}
+
+Result<Output> run_hook(const Args& args) {
+  std::string input = BERTH_TRY(read_hook_input());
+  berth::ClaudeHookOptions options;
+  if (const char* dir = std::getenv("CLAUDE_PROJECT_DIR")) options.project_dir = dir;
+  if (!args.dir.empty()) options.project_dir = args.dir; // -C names the project outright
+  options.config_flags = args.config;
+  options.on_setup = setup_printer(args);
+  bool create = args.hook_event == "worktree-create";
+  auto w = BERTH_TRY(create ? berth::claude_worktree_create(input, options)
+                            : berth::claude_worktree_remove(input, options));
+  Output out{w, {}, w.warnings, 0};
+  // Claude Code takes the last line of stdout as the worktree's path: it is the only thing there.
+  if (create) {
+    out.text = w.path + "\n";
+    out.notes.push_back(
+        w.outcome == "reused"
+            ? fmt::format("reusing workspace '{}' for Claude Code: {}", w.name, w.path)
+            : fmt::format("created workspace '{}' for Claude Code{}: {}", w.name,
+                          w.name == w.requested ? ""
+                                                : fmt::format(" (asked for '{}')", w.requested),
+                          w.path));
+  } else if (w.outcome == "gone") {
+    out.notes.push_back(fmt::format("nothing at {}: nothing to remove", w.path));
+  } else if (w.outcome == "not_berth") {
+    out.notes.push_back(fmt::format("{} is not a berth workspace: left as it is", w.path));
+  } else {
+    std::string saved = w.discarded && w.discarded->snapshot
+                            ? fmt::format(" (saved as {}; `berth restore {}` brings it back)",
+                                          w.discarded->snapshot->ref, w.name)
+                            : "";
+    out.notes.push_back(fmt::format("discarded workspace '{}'{}", w.name, saved));
+  }
+  return out;
+}
+
+void define_integrate(CLI::App& app, Args& args) {
+  app.add_option("agent", args.agent, "the agent to integrate with: claude")
+      ->required()
+      ->check(CLI::IsMember({"claude"}));
+  auto* user = app.add_flag("--user", args.user_scope,
+                            "edit ~/.claude/settings.json: every project you open in Claude Code");
+  auto* project = app.add_flag("--project", args.project_scope,
+                               "edit .claude/settings.json of this checkout (the default)");
+  auto* local = app.add_flag("--local", args.local_scope,
+                             "edit .claude/settings.local.json of this checkout (not committed)");
+  user->excludes(project)->excludes(local);
+  project->excludes(local);
+  app.add_flag("--remove", args.remove, "take berth's hooks out again (nothing else)");
+}
+
+Result<Output> run_integrate(const Args& args) {
+  berth::IntegrateOptions options;
+  options.scope = args.user_scope    ? berth::ClaudeScope::user
+                  : args.local_scope ? berth::ClaudeScope::local
+                                     : berth::ClaudeScope::project;
+  options.remove = args.remove;
+  options.dir = args.dir;
+  options.config_flags = args.config;
+  auto i = BERTH_TRY(berth::integrate_claude(options));
+  std::string backup = i.backup.empty() ? "" : fmt::format(" (previous content: {})", i.backup);
+  std::string text =
+      i.action == "added" ? fmt::format("berth is now Claude Code's worktree provider in {}{}\n",
+                                        i.settings, backup)
+      : i.action == "removed" ? fmt::format("removed berth's hooks from {}{}\n", i.settings, backup)
+      : args.remove           ? fmt::format("nothing to do: {} has no berth hooks\n", i.settings)
+                    : fmt::format("nothing to do: berth's hooks are already in {}\n", i.settings);
+  return Output{i, args.quiet ? std::string() : text, i.warnings, 0};
+}
+
 void define_name_only(CLI::App& app, Args& args) {
   add_name(app, args);
 }
@@ -714,6 +818,10 @@ const std::vector<Command>& commands() {
        run_config},
       {"trust", "trust this repository's setup commands (--list, --revoke)", define_trust,
        run_trust},
+      {"hook", "Claude Code's worktree provider: hook claude worktree-create|worktree-remove",
+       define_hook, nullptr, run_hook},
+      {"integrate", "register berth's worktree hooks with Claude Code (--user, --remove)",
+       define_integrate, nullptr, run_integrate},
   };
   return table;
 }

@@ -55,6 +55,11 @@ struct Args {
   std::string watch_action = "status";
   std::optional<int64_t> count;
   bool background = false;
+  // hook / integrate (issue 13)
+  std::string agent;      // "claude"
+  std::string hook_event; // "worktree-create" or "worktree-remove"
+  bool user_scope = false, project_scope = false, local_scope = false;
+  bool remove = false;
 };
 
 /// What a command produced: the JSON document, the text for a person, and notes for stderr.
@@ -73,12 +78,16 @@ struct Output {
 };
 
 using Handler = berth::Result<Output> (*)(const Args&, const berth::Project&);
+/// A command that finds its own project, or needs none (`hook` anchors itself at the directory
+/// Claude Code names; `integrate --user` edits a file in $HOME): run without the lookup.
+using AloneHandler = berth::Result<Output> (*)(const Args&);
 
 struct Command {
   const char* name;
   const char* summary;
   void (*define)(CLI::App&, Args&);
   Handler run;
+  AloneHandler run_alone = nullptr; ///< set instead of `run`: no project lookup first
 };
 
 const std::vector<Command>& commands();

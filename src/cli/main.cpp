@@ -23,12 +23,14 @@ std::string json_text(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void print_error(const berth::Error& e, bool json) {
+void print_error(const berth::Error& e, bool json, bool with_code = false) {
   if (json) {
     std::cout << json_text(berth::error_document(e)) << std::endl;
     return;
   }
-  std::cerr << "berth: " << e.message << "\n";
+  std::cerr << "berth: " << e.message;
+  if (with_code) std::cerr << " [" << berth::code_name(e.code) << "]";
+  std::cerr << "\n";
   if (!e.hint.empty()) std::cerr << "hint: " << e.hint << "\n";
   for (const auto& path : e.paths)
     std::cerr << "  " << path << "\n";
@@ -167,30 +169,37 @@ int run_main(int argc, char** argv) {
   for (size_t i = 0; i < subs.size(); ++i)
     if (subs[i]->parsed()) command = &cli::commands()[i];
 
-  auto project = berth::Project::open({args.dir, args.config});
-  if (!project) {
-    print_error(project.error(), args.json);
-    return berth::exit_status(project.error().code);
-  }
-  if (!args.quiet) {
-    for (const auto& warning : project->config().warnings())
-      cli::print_warning(warning);
-    // doctor reports (and repairs) interrupted accepts itself.
-    if (std::string_view(command->name) != "doctor")
-      for (const auto& note : berth::pending_accepts(*project))
-        cli::print_warning(note);
-  }
+  berth::Result<cli::Output> output;
+  if (command->run_alone) {
+    // hook and integrate find their project themselves (or need none).
+    output = command->run_alone(args);
+  } else {
+    auto project = berth::Project::open({args.dir, args.config});
+    if (!project) {
+      print_error(project.error(), args.json);
+      return berth::exit_status(project.error().code);
+    }
+    if (!args.quiet) {
+      for (const auto& warning : project->config().warnings())
+        cli::print_warning(warning);
+      // doctor reports (and repairs) interrupted accepts itself.
+      if (std::string_view(command->name) != "doctor")
+        for (const auto& note : berth::pending_accepts(*project))
+          cli::print_warning(note);
+    }
 
-  // BERTH_TEST_FAIL_AT=throw:bad_alloc|throw:system_error (berth's own tests, docs/errors.md):
-  // what escapes a command reaches the top-level catch below.
-  if (const char* injected = std::getenv("BERTH_TEST_FAIL_AT")) {
-    if (std::strcmp(injected, "throw:bad_alloc") == 0) throw std::bad_alloc();
-    if (std::strcmp(injected, "throw:system_error") == 0)
-      throw std::system_error(EAGAIN, std::generic_category(), "pthread_create");
+    // BERTH_TEST_FAIL_AT=throw:bad_alloc|throw:system_error (berth's own tests, docs/errors.md):
+    // what escapes a command reaches the top-level catch below.
+    if (const char* injected = std::getenv("BERTH_TEST_FAIL_AT")) {
+      if (std::strcmp(injected, "throw:bad_alloc") == 0) throw std::bad_alloc();
+      if (std::strcmp(injected, "throw:system_error") == 0)
+        throw std::system_error(EAGAIN, std::generic_category(), "pthread_create");
+    }
+    output = command->run(args, *project);
   }
-  auto output = command->run(args, *project);
   if (!output) {
-    print_error(output.error(), args.json);
+    // A hook's caller (Claude Code) shows its stderr as it is: the code goes on the one line.
+    print_error(output.error(), args.json, std::string_view(command->name) == "hook");
     return berth::exit_status(output.error().code);
   }
   if (args.json)
