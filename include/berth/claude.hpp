@@ -16,8 +16,8 @@ namespace berth {
 
 /// What a hook gets besides its JSON input (which the front end reads from stdin).
 struct ClaudeHookOptions {
-  /// $CLAUDE_PROJECT_DIR: where Claude Code was started. Anchors the hook; when empty, the
-  /// input's `cwd` does.
+  /// $CLAUDE_PROJECT_DIR: where Claude Code was started. Anchors worktree-create; when empty, the
+  /// input's `cwd` does. (worktree-remove works in the repository its worktree_path belongs to.)
   std::string project_dir;
   std::vector<std::string> config_flags; ///< "key=value" from `-c`
   std::string helper_path;               ///< see ProjectOptions::helper_path

@@ -225,9 +225,8 @@ Result<ClaudeWorktree> claude_worktree_remove(std::string_view input,
     out.outcome = "gone";
     return out;
   }
-  // The project is the one the path belongs to (whatever Claude Code's cwd): a folder outside any
-  // repository is not a berth workspace.
-  (void)options.project_dir;
+  // The project is the one the path belongs to (not CLAUDE_PROJECT_DIR or Claude Code's cwd): a
+  // folder outside any repository is not a berth workspace.
   auto project = Project::open({*real, options.config_flags, options.helper_path});
   if (!project) {
     if (project.error().code == ErrorCode::not_a_repository) {

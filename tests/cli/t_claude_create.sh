@@ -14,6 +14,10 @@ printf '.env\n' >.gitignore
 printf '.env\n' >.worktreeinclude
 git add -A && git commit -qm 'include .env'
 echo SECRET=1 >.env
+# A set-up command (your own config: no trust needed) that talks on stdout and stderr: none of it
+# may reach the hook's stdout, which Claude Code reads as the path.
+mkdir -p "$XDG_CONFIG_HOME/berth"
+printf '[setup]\nrun = ["echo setup-says-hi; echo setup-warns >&2"]\n' >"$XDG_CONFIG_HOME/berth/config.toml"
 export BERTH_POOL_SIZE=1
 berth pool fill >/dev/null
 
@@ -26,6 +30,8 @@ assert_eq "$path" "$(realpath -e "$path")" "the path is real"
 [[ $path == "$T/home/.local/share/berth/"* ]] || { echo "not under the data dir: $path" >&2; exit 1; }
 [[ $path != "$T/app"* ]] || { echo "inside the checkout: $path" >&2; exit 1; }
 assert_contains "$(cat "$T/err")" "created workspace 'feature-auth' for Claude Code"
+assert_contains "$(cat "$T/err")" "setup-says-hi"
+assert_contains "$(cat "$T/err")" "setup-warns"
 # A workspace like any other: on its branch at the checkout's HEAD, clean, from a pool slot.
 assert_eq "$(git -C "$path" symbolic-ref HEAD)" refs/heads/berth/feature-auth
 assert_eq "$(git -C "$path" rev-parse HEAD)" "$(git rev-parse HEAD)"
