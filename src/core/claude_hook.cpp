@@ -12,7 +12,9 @@
 #include "util/paths.hpp"
 #include "util/try.hpp"
 
+#include <chrono>
 #include <fmt/format.h>
+#include <thread>
 
 namespace berth {
 namespace {
@@ -21,6 +23,9 @@ using nlohmann::json;
 
 constexpr std::string_view kCreate = "WorktreeCreate";
 constexpr std::string_view kRemove = "WorktreeRemove";
+// How long create waits for another berth making (or removing) the same workspace: well within
+// the 600 s the hook is given.
+constexpr auto kWaitForOther = std::chrono::seconds(300);
 
 Error bad_input(std::string_view event, std::string message) {
   return Error{ErrorCode::invalid_hook_input,
@@ -168,6 +173,12 @@ Result<ClaudeWorktree> claude_worktree_create(std::string_view input,
   };
   auto live = [&]() -> Result<std::optional<Workspace>> {
     auto w = open_workspace(project, out.name);
+    // Being created (or discarded) by another berth that is alive: another hook with the same
+    // name, at the same moment. Wait for it, within the hook's own time, and take what it leaves.
+    for (auto deadline = std::chrono::steady_clock::now() + kWaitForOther;
+         !w && w.error().code == ErrorCode::busy && std::chrono::steady_clock::now() < deadline;
+         w = open_workspace(project, out.name))
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (!w) {
       if (w.error().code == ErrorCode::not_found) return std::optional<Workspace>{};
       return tl::unexpected(w.error());
