@@ -55,9 +55,22 @@ assert_eq "$(jq -r '.scope + " " + .settings + " " + .action + " [" + .backup + 
 assert_eq "$(jq -c 'keys' "$HOME/.claude/settings.json")" '["hooks"]'
 berth integrate claude --user --remove >/dev/null 2>&1
 assert_eq "$(jq -c . "$HOME/.claude/settings.json")" '{}'
+# A settings file that is a symlink (a dotfiles manager's) is written through the link, and keeps
+# its mode; $CLAUDE_CONFIG_DIR moves the user settings as it moves Claude Code's.
+mkdir -p "$T/dotfiles" && echo '{"theme": "dark"}' >"$T/dotfiles/claude.json" && chmod 600 "$T/dotfiles/claude.json"
+rm "$HOME/.claude/settings.json" && ln -s "$T/dotfiles/claude.json" "$HOME/.claude/settings.json"
+berth integrate claude --user >/dev/null 2>&1
+[[ -L $HOME/.claude/settings.json ]] || { echo "the symlink was replaced" >&2; exit 1; }
+assert_eq "$(jq -r '.theme + " " + (.hooks | keys | join(","))' "$T/dotfiles/claude.json")" "dark WorktreeCreate,WorktreeRemove"
+assert_eq "$(stat -c %a "$T/dotfiles/claude.json")" 600 "mode"
+assert_eq "$(stat -c %a "$T/dotfiles/claude.json.berth-backup")" 600 "backup's mode"
+doc=$(CLAUDE_CONFIG_DIR=$T/cc berth --json integrate claude --user 2>/dev/null)
+assert_eq "$(jq -r .settings <<<"$doc")" "$T/cc/settings.json"
+[[ -f $T/cc/settings.json ]]
 # --local: .claude/settings.local.json; the project file's own hook is still reported.
 doc=$(berth --json integrate claude --local 2>/dev/null)
 assert_eq "$(jq -r '.settings + " " + (.other_hooks | length | tostring)' <<<"$doc")" "$T/app/.claude/settings.local.json 1"
+berth integrate claude --user --remove >/dev/null 2>&1
 not 2 berth integrate claude --user --project >/dev/null
 
 # Malformed settings: refused, the file untouched, no backup written.
