@@ -6,6 +6,8 @@
 // Hook configuration format: https://code.claude.com/docs/en/hooks (Configuration; exec form:
 // `command` plus an `args` array, spawned without a shell).
 #include "berth/claude.hpp"
+#include "core/registry.hpp"
+#include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 #include "util/try.hpp"
@@ -255,6 +257,18 @@ Result<Integrated> integrate_claude(const IntegrateOptions& options) {
     if (auto written = util::write_file_atomic(s.target, text); !written)
       return fail(ErrorCode::io_error, written.error(), "nothing was changed");
     (void)::chmod(s.target.c_str(), s.mode);
+    // Files berth made inside the checkout stay out of `git status` (.git/info/exclude, never
+    // the user's .gitignore): the backup, and a settings.local.json, which is not to be committed.
+    if (project && !checkout.empty()) {
+      std::vector<std::string> ours;
+      if (!out.backup.empty()) ours.push_back(out.backup);
+      if (options.scope == ClaudeScope::local && !s.existed) ours.push_back(s.target);
+      auto lock = Registry(project->berth_dir()).lock();
+      for (const auto& file : ours)
+        if (lock && util::is_within(file, checkout) && file != checkout)
+          (void)exclude_in_checkouts(*project, file.substr(checkout.size()),
+                                     "berth integrate claude");
+    }
   }
 
   // Claude Code runs every WorktreeCreate hook of every settings file, in parallel, and takes one

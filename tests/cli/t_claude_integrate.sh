@@ -25,6 +25,9 @@ assert_contains "$out" "berth is now Claude Code's worktree provider in $T/app/.
 assert_contains "$(cat "$T/err")" "other WorktreeCreate hook(s) configured"
 assert_contains "$(cat "$T/err")" "./make-worktree.sh"
 assert_eq "$(cat .claude/settings.json.berth-backup)" "$original" "backup"
+# The backup is berth's file: it stays out of `git status` (.git/info/exclude).
+assert_eq "$(git status --porcelain --untracked-files=all -- .claude/settings.json.berth-backup)" ""
+assert_contains "$(cat .git/info/exclude)" "/.claude/settings.json.berth-backup"
 s=.claude/settings.json
 # Every other setting as it was, in its order; berth's hooks added in exec form.
 assert_eq "$(jq -c 'del(.hooks)' $s)" "$(jq -c 'del(.hooks)' <<<"$original")"
@@ -70,6 +73,7 @@ assert_eq "$(jq -r .settings <<<"$doc")" "$T/cc/settings.json"
 # --local: .claude/settings.local.json; the project file's own hook is still reported.
 doc=$(berth --json integrate claude --local 2>/dev/null)
 assert_eq "$(jq -r '.settings + " " + (.other_hooks | length | tostring)' <<<"$doc")" "$T/app/.claude/settings.local.json 1"
+assert_eq "$(git status --porcelain --untracked-files=all -- .claude/settings.local.json)" "" "settings.local.json is not to be committed"
 berth integrate claude --user --remove >/dev/null 2>&1
 not 2 berth integrate claude --user --project >/dev/null
 
