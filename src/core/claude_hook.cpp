@@ -146,7 +146,8 @@ Result<ClaudeWorktree> claude_worktree_create(std::string_view input,
                                               const ClaudeHookOptions& options) {
   // Read and check everything first: a bad input creates nothing.
   json j = BERTH_TRY(parse_input(kCreate, input));
-  // The documented field is `name`; some Claude Code builds were seen sending `worktree_name`.
+  // The documented field is `name`; `worktree_name`, which another provider reports from some
+  // Claude Code builds, is taken when `name` is absent.
   auto requested = BERTH_TRY(string_field(kCreate, j, "name"));
   if (!requested) requested = BERTH_TRY(string_field(kCreate, j, "worktree_name"));
   if (!requested) return tl::unexpected(bad_input(kCreate, "field \"name\" is missing"));
