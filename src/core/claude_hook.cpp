@@ -231,10 +231,29 @@ Result<ClaudeWorktree> claude_worktree_remove(std::string_view input,
   ClaudeWorktree out;
   out.event = kRemove;
   out.path = *given;
-  // Nothing there: nothing to do (Claude Code, or the user, removed it already).
+  // Nothing there: Claude Code, or the user, removed it already. If a berth record (found from
+  // the hook's anchor) still names that folder, it is cleaned up the way `berth discard` cleans a
+  // missing workspace — its branch's commits kept in the trash — so that no record lingers as
+  // "missing". Anything else: nothing to do.
   auto real = util::real_path(*given);
   if (!real || !util::is_directory(*real)) {
     out.outcome = "gone";
+    if (util::exists(*given)) return out; // a file, not a folder: never berth's
+    auto anchor = anchor_of(kRemove, j, options);
+    auto project = anchor ? Project::open({*anchor, options.config_flags, options.helper_path})
+                          : Result<Project>(tl::unexpected(anchor.error()));
+    if (!project) return out;
+    auto records = BERTH_TRY(Registry(project->berth_dir()).load_all());
+    std::string wanted = util::lexically_normal(*given);
+    for (const auto& w : records) {
+      if (util::lexically_normal(w.path) != wanted || util::is_directory(w.path)) continue;
+      out.name = w.name;
+      auto d = BERTH_TRY(discard_workspace(*project, w.name, Force::no, Trash::yes));
+      out.outcome = "discarded";
+      out.warnings = d.warnings;
+      out.discarded = std::move(d);
+      break;
+    }
     return out;
   }
   // The project is the one the path belongs to (not CLAUDE_PROJECT_DIR or Claude Code's cwd): a

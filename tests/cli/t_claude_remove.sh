@@ -35,6 +35,17 @@ doc=$(berth --json hook claude worktree-remove <<<"$(remove_input "$back")")
 assert_eq "$(jq -r '.outcome + " " + (.discarded | tostring)' <<<"$doc")" "gone null"
 berth hook claude worktree-remove <<<"$(remove_input "$T/never/was")" 2>/dev/null
 
+# Gone by hand (rm -rf) while berth's record still names it: the record does not linger as
+# "missing"; the branch's commits go to the trash, as `berth discard` keeps them.
+ws=$(berth hook claude worktree-create <<<"$(jq '.name = "byhand"' <<<"$create_input")" 2>/dev/null | tail -n 1)
+(cd "$ws" && commit_file byhand.txt kept 'kept commit')
+rm -rf "$ws"
+doc=$(berth --json hook claude worktree-remove <<<"$(remove_input "$ws")")
+assert_eq "$(jq -r '.outcome + " " + .name' <<<"$doc")" "discarded byhand"
+assert_eq "$(berth --json list | jq '[.[] | select(.name == "byhand")] | length')" 0
+snap=$(berth --json restore --list byhand | jq -r '.[0].ref')
+assert_eq "$(git show "$snap:byhand.txt")" kept
+
 # Not berth's: left exactly as it is.
 mkdir -p "$T/plain" && echo mine >"$T/plain/file.txt"
 git worktree add -q "$T/theirs" -b theirs
