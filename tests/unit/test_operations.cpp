@@ -9,6 +9,7 @@
 #include "util/paths.hpp"
 #include "util/temp_dir.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -212,16 +213,48 @@ TEST_F(Operations, NewStatusDiffCommitDiscardRestore) {
 }
 
 TEST_F(Operations, NotesAndWarningsComeWithTheOutcome) {
-  ok("new", {{"name", "t"}, {"no_pool", true}});
+  std::string path = ok("new", {{"name", "t"}, {"no_pool", true}})["path"];
   auto d = call("diff", {{"name", "t"}, {"name_only", true}});
   ASSERT_TRUE(d);
   EXPECT_TRUE(d->warnings.empty());
+  // Discarding build output: the snapshot keeps no ignored file, and the outcome says so.
+  write(util::join(path, ".gitignore"), "build/\n");
+  write(util::join(path, "build/out.o"), "object code\n");
+  auto gone = call("discard", {{"name", "t"}});
+  ASSERT_TRUE(gone) << gone.error().message;
+  std::vector<std::string> said = gone->warnings;
+  said.insert(said.end(), gone->notes.begin(), gone->notes.end());
+  EXPECT_TRUE(std::any_of(said.begin(), said.end(), [](const std::string& m) {
+    return m.find("ignored files") != std::string::npos ||
+           m.find("ignored file(s)") != std::string::npos;
+  })) << "nothing said about the ignored files";
   // doctor: exit 0 when all is well; it reports interrupted accepts itself.
   auto doc = call("doctor", json::object());
   ASSERT_TRUE(doc) << doc.error().message;
   EXPECT_EQ(doc->exit, 0);
   EXPECT_TRUE(berth::find_operation("doctor")->reports_pending_accepts);
   EXPECT_FALSE(berth::find_operation("list")->reports_pending_accepts);
+}
+
+TEST_F(Operations, RunGivesTheCommandsExitAndItsNotes) {
+  ok("new", {{"name", "t"}, {"no_pool", true}});
+  bool prepared = false;
+  context_.prepare_run = [&](berth::RunOptions& options) {
+    prepared = true;
+    EXPECT_EQ(options.command, (std::vector<std::string>{"sh", "-c", "exit 3"}));
+  };
+  auto out = call("run", {{"name", "t"}, {"command", {"sh", "-c", "exit 3"}}});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_TRUE(prepared) << "the front end was not asked to prepare the run";
+  EXPECT_EQ(out->exit, 3);
+  EXPECT_EQ(out->document["exit_status"], 3);
+  context_.prepare_run = nullptr;
+  // --ephemeral: a note says whether the workspace stayed.
+  auto eph = call("run", {{"name", "e"}, {"command", {"true"}}, {"ephemeral", true}});
+  ASSERT_TRUE(eph) << eph.error().message;
+  EXPECT_EQ(eph->exit, 0);
+  ASSERT_EQ(eph->notes.size(), 1u);
+  EXPECT_EQ(eph->notes[0], "removed workspace e (no changes)");
 }
 
 TEST_F(Operations, BadParametersAreUsageErrorsAndMakeNothing) {
