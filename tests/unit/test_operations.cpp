@@ -4,10 +4,8 @@
 // a hint before anything is made.
 #include "berth/json.hpp"
 #include "berth/operations.hpp"
-#include "util/atomic_file.hpp"
-#include "util/child_process.hpp"
+#include "repo_fixture.hpp"
 #include "util/paths.hpp"
-#include "util/temp_dir.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -25,22 +23,7 @@ namespace {
 using berth::ErrorCode;
 using nlohmann::json;
 
-std::string sh_git(const std::string& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "git");
-  util::SpawnOptions options;
-  options.argv = args;
-  options.cwd = dir;
-  auto done = util::run(options);
-  if (!done || !done->ok())
-    throw std::runtime_error("set-up git failed: " + args[1] + (done ? ": " + done->err : ""));
-  return done->out;
-}
-
-void write(const std::string& path, const std::string& text) {
-  if (auto made = util::make_dirs(util::dirname(path)); !made)
-    throw std::runtime_error(made.error());
-  if (auto ok = util::write_file_atomic(path, text); !ok) throw std::runtime_error(ok.error());
-}
+using berth_test::write;
 
 bool snake_case(const std::string& name) {
   if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) return false;
@@ -110,26 +93,11 @@ TEST(OperationTable, SchemaFor) {
   EXPECT_EQ(berth::schema_for(*berth::find_operation("trust"), json{{"list", true}}), "trust-list");
 }
 
-class Operations : public ::testing::Test {
+class Operations : public berth_test::RepoFixture {
 protected:
   void SetUp() override {
-    auto dir = util::TempDir::create("berth-test-ops-");
-    ASSERT_TRUE(dir) << dir.error();
-    tmp_.emplace(std::move(*dir));
-    home_ = util::join(tmp_->path(), "home");
-    ASSERT_TRUE(util::make_dirs(home_));
-    ::setenv("HOME", home_.c_str(), 1);
-    ::unsetenv("XDG_DATA_HOME");
-    ::unsetenv("XDG_CONFIG_HOME");
-    ::setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-    write(util::join(home_, ".gitconfig"),
-          "[user]\n\tname = Ops Test\n\temail = ops@example.com\n[init]\n\tdefaultBranch = main\n");
-    repo_ = util::join(tmp_->path(), "app");
-    ASSERT_TRUE(util::make_dirs(repo_));
-    sh_git(repo_, {"init", "-q"});
-    write(util::join(repo_, "README.md"), "hello\n");
-    sh_git(repo_, {"add", "-A"});
-    sh_git(repo_, {"commit", "-q", "-m", "initial"});
+    RepoFixture::SetUp();
+    if (HasFatalFailure()) return;
     auto opened = berth::Project::open({repo_, {}});
     ASSERT_TRUE(opened) << opened.error().message;
     project_.emplace(std::move(*opened));
@@ -159,8 +127,6 @@ protected:
     EXPECT_TRUE(ok("list", json::object()).empty()) << "something was made";
   }
 
-  std::optional<util::TempDir> tmp_;
-  std::string home_, repo_;
   std::optional<berth::Project> project_;
   berth::OperationContext context_;
 };
