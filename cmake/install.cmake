@@ -69,7 +69,8 @@ string(REGEX REPLACE "/$" "" BERTH_PC_TO_PREFIX "${BERTH_PC_TO_PREFIX}")
 configure_file(cmake/berth.pc.in ${PROJECT_BINARY_DIR}/berth.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/berth.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-# Shell completions, generated from the built CLI's own help (the command table and its options).
+# Shell completions, generated from the operation table as the built berth dumps it
+# (`berth help --completion-data`): its commands, options and choices.
 set(BERTH_COMPLETIONS ${PROJECT_BINARY_DIR}/completions)
 add_custom_command(OUTPUT ${BERTH_COMPLETIONS}/berth.bash ${BERTH_COMPLETIONS}/_berth
                           ${BERTH_COMPLETIONS}/berth.fish

@@ -189,7 +189,9 @@ Result<void> check_params(const Operation& op, const nlohmann::json& params) {
                             params.type_name()),
                 usage);
   if (params.is_object())
-    for (const auto& [key, value] : params.items()) {
+    for (const auto& item : params.items()) {
+      const std::string& key = item.key();
+      const nlohmann::json& value = item.value();
       auto it = std::find_if(op.params.begin(), op.params.end(),
                              [&](const Param& p) { return p.name == key; });
       if (it == op.params.end())

@@ -4,11 +4,10 @@
 // a hint before anything is made.
 #include "berth/json.hpp"
 #include "berth/operations.hpp"
-#include "util/atomic_file.hpp"
-#include "util/child_process.hpp"
+#include "repo_fixture.hpp"
 #include "util/paths.hpp"
-#include "util/temp_dir.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -24,22 +23,7 @@ namespace {
 using berth::ErrorCode;
 using nlohmann::json;
 
-std::string sh_git(const std::string& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "git");
-  util::SpawnOptions options;
-  options.argv = args;
-  options.cwd = dir;
-  auto done = util::run(options);
-  if (!done || !done->ok())
-    throw std::runtime_error("set-up git failed: " + args[1] + (done ? ": " + done->err : ""));
-  return done->out;
-}
-
-void write(const std::string& path, const std::string& text) {
-  if (auto made = util::make_dirs(util::dirname(path)); !made)
-    throw std::runtime_error(made.error());
-  if (auto ok = util::write_file_atomic(path, text); !ok) throw std::runtime_error(ok.error());
-}
+using berth_test::write;
 
 bool snake_case(const std::string& name) {
   if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) return false;
@@ -109,26 +93,11 @@ TEST(OperationTable, SchemaFor) {
   EXPECT_EQ(berth::schema_for(*berth::find_operation("trust"), json{{"list", true}}), "trust-list");
 }
 
-class Operations : public ::testing::Test {
+class Operations : public berth_test::RepoFixture {
 protected:
   void SetUp() override {
-    auto dir = util::TempDir::create("berth-test-ops-");
-    ASSERT_TRUE(dir) << dir.error();
-    tmp_.emplace(std::move(*dir));
-    home_ = util::join(tmp_->path(), "home");
-    ASSERT_TRUE(util::make_dirs(home_));
-    ::setenv("HOME", home_.c_str(), 1);
-    ::unsetenv("XDG_DATA_HOME");
-    ::unsetenv("XDG_CONFIG_HOME");
-    ::setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-    write(util::join(home_, ".gitconfig"),
-          "[user]\n\tname = Ops Test\n\temail = ops@example.com\n[init]\n\tdefaultBranch = main\n");
-    repo_ = util::join(tmp_->path(), "app");
-    ASSERT_TRUE(util::make_dirs(repo_));
-    sh_git(repo_, {"init", "-q"});
-    write(util::join(repo_, "README.md"), "hello\n");
-    sh_git(repo_, {"add", "-A"});
-    sh_git(repo_, {"commit", "-q", "-m", "initial"});
+    RepoFixture::SetUp();
+    if (HasFatalFailure()) return;
     auto opened = berth::Project::open({repo_, {}});
     ASSERT_TRUE(opened) << opened.error().message;
     project_.emplace(std::move(*opened));
@@ -158,8 +127,6 @@ protected:
     EXPECT_TRUE(ok("list", json::object()).empty()) << "something was made";
   }
 
-  std::optional<util::TempDir> tmp_;
-  std::string home_, repo_;
   std::optional<berth::Project> project_;
   berth::OperationContext context_;
 };
@@ -212,16 +179,48 @@ TEST_F(Operations, NewStatusDiffCommitDiscardRestore) {
 }
 
 TEST_F(Operations, NotesAndWarningsComeWithTheOutcome) {
-  ok("new", {{"name", "t"}, {"no_pool", true}});
+  std::string path = ok("new", {{"name", "t"}, {"no_pool", true}})["path"];
   auto d = call("diff", {{"name", "t"}, {"name_only", true}});
   ASSERT_TRUE(d);
   EXPECT_TRUE(d->warnings.empty());
+  // Discarding build output: the snapshot keeps no ignored file, and the outcome says so.
+  write(util::join(path, ".gitignore"), "build/\n");
+  write(util::join(path, "build/out.o"), "object code\n");
+  auto gone = call("discard", {{"name", "t"}});
+  ASSERT_TRUE(gone) << gone.error().message;
+  std::vector<std::string> said = gone->warnings;
+  said.insert(said.end(), gone->notes.begin(), gone->notes.end());
+  EXPECT_TRUE(std::any_of(said.begin(), said.end(), [](const std::string& m) {
+    return m.find("ignored files") != std::string::npos ||
+           m.find("ignored file(s)") != std::string::npos;
+  })) << "nothing said about the ignored files";
   // doctor: exit 0 when all is well; it reports interrupted accepts itself.
   auto doc = call("doctor", json::object());
   ASSERT_TRUE(doc) << doc.error().message;
   EXPECT_EQ(doc->exit, 0);
   EXPECT_TRUE(berth::find_operation("doctor")->reports_pending_accepts);
   EXPECT_FALSE(berth::find_operation("list")->reports_pending_accepts);
+}
+
+TEST_F(Operations, RunGivesTheCommandsExitAndItsNotes) {
+  ok("new", {{"name", "t"}, {"no_pool", true}});
+  bool prepared = false;
+  context_.prepare_run = [&](berth::RunOptions& options) {
+    prepared = true;
+    EXPECT_EQ(options.command, (std::vector<std::string>{"sh", "-c", "exit 3"}));
+  };
+  auto out = call("run", {{"name", "t"}, {"command", {"sh", "-c", "exit 3"}}});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_TRUE(prepared) << "the front end was not asked to prepare the run";
+  EXPECT_EQ(out->exit, 3);
+  EXPECT_EQ(out->document["exit_status"], 3);
+  context_.prepare_run = nullptr;
+  // --ephemeral: a note says whether the workspace stayed.
+  auto eph = call("run", {{"name", "e"}, {"command", {"true"}}, {"ephemeral", true}});
+  ASSERT_TRUE(eph) << eph.error().message;
+  EXPECT_EQ(eph->exit, 0);
+  ASSERT_EQ(eph->notes.size(), 1u);
+  EXPECT_EQ(eph->notes[0], "removed workspace e (no changes)");
 }
 
 TEST_F(Operations, BadParametersAreUsageErrorsAndMakeNothing) {
