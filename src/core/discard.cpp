@@ -3,6 +3,7 @@
 
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
+#include "core/aside.hpp"
 #include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/crash_checks.hpp"
