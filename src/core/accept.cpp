@@ -1000,16 +1000,22 @@ std::vector<std::string> pending_accepts(const Project& project) {
   return notes;
 }
 
-// Steps 1 to 4 of an accept, for a workspace this process holds: plan the result as objects,
-// check the target, and land it. `*lost_race` says the target moved before its refs were locked
-// (nothing changed; planning again may succeed).
-Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strategy strategy,
-                               const AcceptOptions& options, const Registry& registry, Accepted a,
-                               bool* lost_race) {
-  Target target = BERTH_TRY(find_target(project, w, options.into));
-  a.target = target.branch;
-  a.target_worktree = target.worktree;
-  a.old_commit = target.commit;
+// ---- the steps ---------------------------------------------------------------------------------
+
+Result<Strategy> accept_strategy(const Project& project, const AcceptOptions& options) {
+  if (options.strategy) return *options.strategy;
+  auto configured = parse_strategy(project.config().get_string("accept.strategy"));
+  if (!configured)
+    return fail(ErrorCode::config_invalid,
+                fmt::format("accept.strategy '{}' is not a strategy",
+                            project.config().get_string("accept.strategy")),
+                "use apply, merge, squash, ff or rebase");
+  return *configured;
+}
+
+Result<Target> check_target(const Project& project, const Workspace& w,
+                            const std::optional<std::string>& into) {
+  Target target = BERTH_TRY(find_target(project, w, into));
   BERTH_TRY(check_no_accept_pending(project, target.branch));
   std::string busy_with = BERTH_TRY(operation_in_progress(project, target));
   if (!busy_with.empty())
@@ -1018,15 +1024,21 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
                             busy_with, target.worktree.empty() ? "" : " in " + target.worktree),
                 "finish it or abort it there (e.g. `git merge --abort`, `git rebase --abort`; "
                 "resolve and `git add` the conflicted files), then accept again");
+  return target;
+}
 
+Result<std::optional<Landing>> plan_landing(const Project& project, const Workspace& w,
+                                            Strategy strategy, const AcceptOptions& options,
+                                            const Target& target, GitlinkCheck& gitlinks,
+                                            std::vector<std::string>& warnings) {
   // 1. The workspace's whole state as a commit, without touching the workspace: its commits plus
   //    anything uncommitted or untracked. The workspace's branch, index and files stay as they
   //    are, whatever the strategy and whatever happens next.
   Captured now = BERTH_TRY(capture(project, w));
   BERTH_TRY(refuse_unrecordable(w, now));
   // Never a gitlink the project cannot follow: submodule commits made reachable, or refused.
-  GitlinkCheck gitlinks = BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink));
-  a.warnings.insert(a.warnings.end(), gitlinks.warnings.begin(), gitlinks.warnings.end());
+  gitlinks = BERTH_TRY(check_gitlinks(project, w, now, options.allow_gitlink));
+  warnings.insert(warnings.end(), gitlinks.warnings.begin(), gitlinks.warnings.end());
   std::string source = now.head;
   if (!now.clean())
     source = BERTH_TRY(make_commit(project, now.work_tree, {now.head},
@@ -1034,17 +1046,10 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   auto mb_result =
       BERTH_TRY(git_status_of(repo_call(project, {"merge-base", target.commit, source})));
   std::string merge_base = mb_result.ok() ? chomp(mb_result.out) : w.base;
-  auto nothing_to_accept = [&]() {
-    a.empty = true;
-    a.new_commit = target.commit;
-    a.warnings.push_back(
-        fmt::format("workspace '{}' has no change to accept into {}", w.name, target.branch));
-    return a;
-  };
   std::string target_tree = BERTH_TRY(tree_of(project, target.commit));
   if (BERTH_TRY(tree_of(project, source)) == BERTH_TRY(tree_of(project, merge_base)) ||
       is_ancestor(project, source, target.commit))
-    return nothing_to_accept();
+    return std::nullopt;
 
   // 2. Preview the result before touching anything.
   std::string result_tree;
@@ -1067,7 +1072,7 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   result_tree = parse_merge_tree(merged.out).tree;
   // Everything it would change is in the target already (landed before, kept with --keep).
   if (result_tree == target_tree && strategy != Strategy::ff && strategy != Strategy::rebase)
-    return nothing_to_accept();
+    return std::nullopt;
 
   std::string new_commit;
   std::string message = options.message.value_or("");
@@ -1097,11 +1102,84 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
         is_ancestor(project, target.commit, source)
             ? source
             : BERTH_TRY(replay(project, merge_base, source, target.commit, w.name, target.branch));
-    if (new_commit == target.commit) return nothing_to_accept();
+    if (new_commit == target.commit) return std::nullopt;
     result_tree = BERTH_TRY(tree_of(project, new_commit));
     break;
   }
-  a.files = BERTH_TRY(changes_between(project, target.commit, result_tree));
+  return Landing{w.name, strategy, target, new_commit, result_tree};
+}
+
+Result<void> land(const Project& project, const Registry& registry, const Landing& landing,
+                  bool* lost_race) {
+  const Target& target = landing.target;
+  std::string reflog =
+      fmt::format("berth accept {} ({})", landing.workspace, strategy_name(landing.strategy));
+  if (target.worktree.empty()) {
+    GitCall move = repo_call(project, {"update-ref", "-m", reflog, "refs/heads/" + target.branch,
+                                       landing.new_commit, target.commit});
+    auto moved = BERTH_TRY(git_status_of(move));
+    if (!moved.ok()) {
+      *lost_race = true;
+      return fail(ErrorCode::conflict,
+                  fmt::format("{} moved while accepting '{}'; nothing was changed", target.branch,
+                              landing.workspace),
+                  "run the accept again");
+    }
+    return {};
+  }
+  Intent in;
+  in.workspace = landing.workspace;
+  in.strategy = std::string(strategy_name(landing.strategy));
+  in.target = target.branch;
+  in.worktree = target.worktree;
+  in.old_commit = target.commit;
+  in.new_commit = landing.new_commit;
+  in.new_tree = landing.result_tree;
+  in.moves_head = landing.strategy != Strategy::apply;
+  in.time = unix_now();
+  in.pid = static_cast<int>(::getpid());
+  in.pid_start = util::process_start_time(::getpid());
+  in.paths = BERTH_TRY(path_changes(project, target.commit, landing.result_tree));
+  BERTH_TRY(claim_intent(project, registry, in));
+  BERTH_TRY(land_in_checkout(project, in, reflog, lost_race));
+  if (in.moves_head) {
+    GitCall hook{{"hook", "run", "--ignore-missing", "post-merge", "--",
+                  landing.strategy == Strategy::squash ? "1" : "0"},
+                 target.worktree,
+                 {},
+                 {},
+                 util::Stream::inherit};
+    (void)git_status_of(hook);
+  }
+  return {};
+}
+
+namespace {
+
+// No change to accept: the target has it all already. Not an error; nothing is touched.
+Accepted nothing_to_accept(Accepted a, const Workspace& w, const Target& target) {
+  a.empty = true;
+  a.new_commit = target.commit;
+  a.warnings.push_back(
+      fmt::format("workspace '{}' has no change to accept into {}", w.name, target.branch));
+  return a;
+}
+
+// check → plan → land, for a workspace this process holds. `*lost_race` says the target moved
+// before its refs were locked (nothing changed; planning again may succeed).
+Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strategy strategy,
+                               const AcceptOptions& options, const Registry& registry, Accepted a,
+                               bool* lost_race) {
+  Target target = BERTH_TRY(check_target(project, w, options.into));
+  a.target = target.branch;
+  a.target_worktree = target.worktree;
+  a.old_commit = target.commit;
+  GitlinkCheck gitlinks;
+  auto planned =
+      BERTH_TRY(plan_landing(project, w, strategy, options, target, gitlinks, a.warnings));
+  if (!planned) return nothing_to_accept(std::move(a), w, target);
+  const Landing& landing = *planned;
+  a.files = BERTH_TRY(changes_between(project, target.commit, landing.result_tree));
   if (strategy == Strategy::apply && target.worktree.empty())
     return fail(
         ErrorCode::usage,
@@ -1112,7 +1190,7 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   // 3. The user's uncommitted work is never overwritten.
   if (!target.worktree.empty()) BERTH_TRY(check_target_clean(target, a.files));
   if (options.dry_run) {
-    a.new_commit = new_commit;
+    a.new_commit = landing.new_commit;
     return a;
   }
   // The submodule commits it lands, kept where the project can follow them: only now that
@@ -1123,67 +1201,16 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   // 4. Land it. In a checkout: record the intent, then, with the branch's refs locked, write
   //    exactly the changed paths (a two-way read-tree keeps every other staged or unstaged change
   //    of the user) and move the branch. Checked out nowhere: only the ref moves.
-  std::string reflog = fmt::format("berth accept {} ({})", w.name, strategy_name(strategy));
-  if (!target.worktree.empty()) {
-    Intent in;
-    in.workspace = w.name;
-    in.strategy = std::string(strategy_name(strategy));
-    in.target = target.branch;
-    in.worktree = target.worktree;
-    in.old_commit = target.commit;
-    in.new_commit = new_commit;
-    in.new_tree = result_tree;
-    in.moves_head = strategy != Strategy::apply;
-    in.time = unix_now();
-    in.pid = static_cast<int>(::getpid());
-    in.pid_start = util::process_start_time(::getpid());
-    in.paths = BERTH_TRY(path_changes(project, target.commit, result_tree));
-    BERTH_TRY(claim_intent(project, registry, in));
-    BERTH_TRY(land_in_checkout(project, in, reflog, lost_race));
-    if (in.moves_head) {
-      GitCall hook{{"hook", "run", "--ignore-missing", "post-merge", "--",
-                    strategy == Strategy::squash ? "1" : "0"},
-                   target.worktree,
-                   {},
-                   {},
-                   util::Stream::inherit};
-      (void)git_status_of(hook);
-    }
-  } else {
-    GitCall move = repo_call(project, {"update-ref", "-m", reflog, "refs/heads/" + target.branch,
-                                       new_commit, target.commit});
-    auto moved = BERTH_TRY(git_status_of(move));
-    if (!moved.ok()) {
-      *lost_race = true;
-      return fail(
-          ErrorCode::conflict,
-          fmt::format("{} moved while accepting '{}'; nothing was changed", target.branch, w.name),
-          "run the accept again");
-    }
-  }
-  a.new_commit = new_commit;
-
+  BERTH_TRY(land(project, registry, landing, lost_race));
+  a.new_commit = landing.new_commit;
   return a;
 }
-
-namespace {
 
 // The whole accept; accept_workspace() only names a full disk as such.
 Result<Accepted> accept_steps(const Project& project, std::string_view name,
                               const AcceptOptions& options) {
   Accepted a;
-  Strategy strategy = Strategy::apply;
-  if (options.strategy) {
-    strategy = *options.strategy;
-  } else {
-    auto configured = parse_strategy(project.config().get_string("accept.strategy"));
-    if (!configured)
-      return fail(ErrorCode::config_invalid,
-                  fmt::format("accept.strategy '{}' is not a strategy",
-                              project.config().get_string("accept.strategy")),
-                  "use apply, merge, squash, ff or rebase");
-    strategy = *configured;
-  }
+  Strategy strategy = BERTH_TRY(accept_strategy(project, options));
   a.strategy = strategy;
   a.dry_run = options.dry_run;
   // A FIFO or the like in the checkout's own submodule git dirs (.git/modules/...) would make
@@ -1218,20 +1245,23 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
   a = *landed;
   if (a.empty || a.dry_run) return a;
 
-  // 5. The workspace is done: landed, then discarded (with its trash snapshot) unless --keep.
+  // 5. Recorded: the workspace's record says landed (and at which commit), and nobody holds it.
   BERTH_TRY(holding->finish(a.new_commit.empty() ? a.old_commit : a.new_commit));
-  if (!options.keep) {
-    auto discarded = discard_workspace(project, w.name, Force::no, Trash::yes);
-    if (discarded)
-      a.discarded = *discarded;
-    else
-      a.warnings.push_back(fmt::format("landed, but discarding the workspace failed: {}",
-                                       discarded.error().message));
-  }
+  // 6. The workspace is done: discarded (with its trash snapshot) unless --keep.
+  if (!options.keep) discard_after_landing(project, w.name, a);
   return a;
 }
 
 } // namespace
+
+void discard_after_landing(const Project& project, const std::string& name, Accepted& a) {
+  auto discarded = discard_workspace(project, name, Force::no, Trash::yes);
+  if (discarded)
+    a.discarded = *discarded;
+  else
+    a.warnings.push_back(
+        fmt::format("landed, but discarding the workspace failed: {}", discarded.error().message));
+}
 
 Result<Accepted> accept_workspace(const Project& project, std::string_view name,
                                   const AcceptOptions& options) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "core/nested.hpp"
+#include "core/registry.hpp"
 
 #include <optional>
 #include <string>
@@ -68,5 +70,56 @@ std::vector<std::string> user_conflict_paths(const Project& project,
                                              const std::vector<std::string>& conflicts,
                                              const std::vector<std::string>& commits);
 bool is_ancestor(const Project& project, const std::string& a, const std::string& b);
+
+// ---- accept as named steps ---------------------------------------------------------------------
+//
+// accept = strategy → hold the workspace → check the target → plan the landing (as objects) →
+// refuse what would overwrite the user's work → land → record → discard or keep.
+// (accept_workspace in accept.cpp.) fork/pick land a planned commit with the same `land`.
+
+/// The strategy asked for, else the configured one (refused when the configuration names none).
+Result<Strategy> accept_strategy(const Project& project, const AcceptOptions& options);
+
+/// The target branch (`into`, else the workspace's own) and where it is checked out, refused
+/// when an earlier accept into it is under way or interrupted, or when the user is in the middle
+/// of a merge, rebase, cherry-pick, revert or bisect there. Nothing is changed by it.
+Result<Target> check_target(const Project& project, const Workspace& w,
+                            const std::optional<std::string>& into);
+
+/// What an accept lands, computed as git objects only (nothing in the workspace or the target is
+/// touched): the target as it was when planned, the new commit ("" for apply, which only stages)
+/// and the tree the target's checkout gets.
+struct Landing {
+  std::string workspace; ///< the workspace's name (reflog, intent, messages)
+  Strategy strategy = Strategy::apply;
+  Target target;
+  std::string new_commit;
+  std::string result_tree;
+};
+
+/// Plan the landing of the workspace's whole state (its commits plus anything uncommitted, as a
+/// commit that never touches the workspace) onto `target` per `strategy`: a conflict is found
+/// here and reported with nothing changed (`conflict`, with the paths). None when there is
+/// nothing to accept (the target has it all). `gitlinks` receives the submodule commits to keep.
+/// Leaves only unreachable objects behind: a crash after it changes nothing.
+Result<std::optional<Landing>> plan_landing(const Project& project, const Workspace& w,
+                                            Strategy strategy, const AcceptOptions& options,
+                                            const Target& target, GitlinkCheck& gitlinks,
+                                            std::vector<std::string>& warnings);
+
+/// Land it, all or nothing. Checked out nowhere: the branch moves by compare-and-swap. In a
+/// checkout: the intent is recorded first (under the registry lock, so that two accepts into one
+/// branch never both go ahead), then, with the branch's refs and the index locked, exactly the
+/// changed paths are written and the branch moves; the post-merge hook runs. A crash mid-way
+/// leaves the intent with a dead pid: `berth doctor --repair` finishes it (or rolls it back if
+/// the branch moved), and until then the index.lock it left keeps the user's git from committing
+/// the half-written checkout. `*lost_race`: the target moved before its refs were locked (nothing
+/// changed; plan again).
+Result<void> land(const Project& project, const Registry& registry, const Landing& landing,
+                  bool* lost_race);
+
+/// After the landing was recorded: discard the workspace (with its trash snapshot), a failure
+/// being a warning of `a` (the change has landed all the same).
+void discard_after_landing(const Project& project, const std::string& name, Accepted& a);
 
 } // namespace berth

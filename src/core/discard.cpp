@@ -130,27 +130,41 @@ void finish_discard(const Project& project, const Workspace& w) {
     (void)git_status_of(repo_call(project, {"update-ref", "-d", ref, commit}));
 }
 
-Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
-                                    Trash trash) {
-  BERTH_TRY(recover_interrupted(project));
-  Registry registry = registry_of(project);
-  Discarded d;
-  // --force on a busy workspace stops what runs there first: the `berth run` holding it (which
-  // passes the TERM on to its command's whole process group and then releases its lease), then
-  // anything else still working inside the directory. Done before taking the lock, which the run
-  // needs to release its lease.
-  if (force == Force::yes) {
-    Workspace current = BERTH_TRY(load_workspace(project, name));
-    if (current.state == State::busy &&
-        util::process_alive(current.holder_pid, current.holder_start)) {
-      util::stop_processes({static_cast<pid_t>(current.holder_pid)}, 10000);
-      if (util::is_directory(current.path))
-        util::stop_processes(util::processes_working_in(current.path), 2000);
-    }
+// ---- the steps ---------------------------------------------------------------------------------
+
+void stop_work_in(const Workspace& current) {
+  if (current.state == State::busy &&
+      util::process_alive(current.holder_pid, current.holder_start)) {
+    util::stop_processes({static_cast<pid_t>(current.holder_pid)}, 10000);
+    if (util::is_directory(current.path))
+      util::stop_processes(util::processes_working_in(current.path), 2000);
   }
+}
+
+DiscardClaim::DiscardClaim(Registry registry, Workspace held, Workspace as_found,
+                           std::string record_file, std::string original)
+    : registry_(std::move(registry)), held_(std::move(held)), as_found_(std::move(as_found)),
+      record_file_(std::move(record_file)), original_(std::move(original)) {}
+
+DiscardClaim::DiscardClaim(DiscardClaim&& other) noexcept
+    : present(other.present), symlinked(other.symlinked), registry_(other.registry_),
+      held_(std::move(other.held_)), as_found_(std::move(other.as_found_)),
+      record_file_(std::move(other.record_file_)), original_(std::move(other.original_)),
+      armed_(std::exchange(other.armed_, false)) {}
+
+DiscardClaim::~DiscardClaim() {
+  if (!armed_) return;
+  auto relock = registry_.lock();
+  if (!relock) return;
+  auto now = registry_.load(name_slug(held_.name));
+  if (now && *now && (*now)->holder_pid == static_cast<int>(::getpid()) && !original_.empty())
+    (void)util::write_file_atomic(record_file_, original_);
+}
+
+Result<DiscardClaim> claim_for_discard(const Project& project, std::string_view name, Force force) {
+  Registry registry = registry_of(project);
   auto lock = BERTH_TRY(registry.lock());
   Workspace w = BERTH_TRY(load_workspace(project, name));
-  d.workspace = w;
 
   // A workspace in use stays, unless the user says otherwise.
   if (held_alive(w) && (w.state != State::busy || force == Force::no))
@@ -196,69 +210,196 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                 "move or delete that directory yourself, then run `berth discard` again");
   }
 
-  // Claimed (discarding, held by this process), then the lock is released: the snapshot, the
-  // tree's move and the branch's deletion run the user's hooks (reference-transaction,
-  // post-index-change), and a slow one must not stop every other berth command. No other
-  // command acts on a workspace a live process holds; if we die, the next command finishes the
-  // discard once the tree has left its place, and frees the workspace before that.
-  // A failure before anything is removed puts the record back exactly as it was.
   std::string record_file = registry.record_path(name_slug(w.name));
   std::string original = util::read_file(record_file).value_or("");
+  // Claimed (discarding, held by this process), then the lock is released (on return).
+  Workspace as_found = w;
   hold(w, State::discarding);
   BERTH_TRY(registry.save(w));
-  { auto released = std::move(lock); }
-  auto restore_ready = [&] {
-    auto relock = registry.lock();
-    if (!relock) return;
-    auto now = registry.load(name_slug(w.name));
-    if (now && *now && (*now)->holder_pid == static_cast<int>(::getpid()) && !original.empty())
-      (void)util::write_file_atomic(record_file, original);
-  };
-  auto give_up = [&](Error e) -> Result<Discarded> {
-    restore_ready();
-    return tl::unexpected(std::move(e));
-  };
+  DiscardClaim claim(registry, w, as_found, record_file, original);
+  claim.present = present;
+  claim.symlinked = symlinked;
+  return claim;
+}
 
+Result<void> make_saveable(const Workspace& w, bool present, std::vector<std::string>& warnings) {
   // A FIFO or the like planted in its admin dir would hang every git call below: moved aside
   // (HEAD, the index and the links rebuilt from the record), so the work is saved as usual.
   if (present) {
-    auto repaired = repair_admin_files(w);
-    if (!repaired) return give_up(repaired.error());
-    for (const auto& moved : *repaired)
-      d.warnings.push_back(fmt::format("workspace '{}': {}", w.name, moved));
+    auto repaired = BERTH_TRY(repair_admin_files(w));
+    for (const auto& moved : repaired)
+      warnings.push_back(fmt::format("workspace '{}': {}", w.name, moved));
   }
+  return {};
+}
 
-  // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
-  // tree is walked once, not twice; only --no-trash needs a status first.
-  WorkspaceStatus before =
-      present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
-  // Its branch deleted behind berth's back while HEAD still names it: made again where HEAD last
-  // was, so that the snapshot holds the commits and the staged and work-tree state as they are
-  // (and the branch then goes as usual). With no commit to be found, the work is saved on top of
-  // the base.
+Result<void> bring_back_lost_branch(const Project& project, const Workspace& w,
+                                    std::vector<std::string>& warnings) {
   if (auto lost = lost_branch(project, w); lost && lost->head_on_it) {
     std::string at = lost->commit.empty() ? w.base : lost->commit;
-    if (auto made =
-            make_branch_again(project, w, at, "berth discard: branch made again to save it");
-        !made)
-      return give_up(made.error());
+    BERTH_TRY(make_branch_again(project, w, at, "berth discard: branch made again to save it"));
     if (lost->commit.empty())
-      d.warnings.push_back(fmt::format(
+      warnings.push_back(fmt::format(
           "branch {} had been deleted and its last commit is unknown: the work is saved on top of "
           "the base",
           w.branch));
   }
-  std::string tip_out;
+  return {};
+}
+
+std::string branch_tip(const Project& project, const Workspace& w) {
   if (auto tip = git_status_of(
           repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
       tip && tip->ok())
-    tip_out = chomp(tip->out);
-  d.unsaved_work = before.dirty || before.ahead > 0 || (!tip_out.empty() && tip_out != w.base);
+    return chomp(tip->out);
+  return {};
+}
+
+Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present) {
+  Content content = present ? Content::work_tree : Content::commits_only;
+  auto snap = BERTH_TRY(take_whole_snapshot(project, w, content));
+  test_kill_at("discard-snapshot");
+  return snap;
+}
+
+std::string move_aside(const Project& project, const Workspace& w, bool present, bool symlinked,
+                       const std::optional<Snapshot>& snapshot, bool note_root) {
+  // A symlink in place of the directory is removed itself; what it points to is never touched.
+  if (symlinked) ::unlink(w.path.c_str());
+  if (present) repoint_gitfile(w);
+  // Move the tree aside (a rename), so the lock is released before the slow deletion.
+  std::string doomed = w.path;
+  if (present) {
+    // Into the .trash folder of its own root (deletable_workspace_path made sure the path is a
+    // direct child of it): a rename, never a copy across file systems.
+    std::string aside =
+        util::join(util::join(util::dirname(w.path), ".trash"),
+                   snapshot ? aside_name(w.name, snapshot->ref)
+                            : fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
+    if (util::make_dirs(util::dirname(aside)) &&
+        (rename_worktree(w.git_dir, w.path, aside, "discard-moved") ||
+         git_status_of(
+             repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
+             .map([](const util::ProcessResult& r) { return r.ok(); })
+             .value_or(false)))
+      doomed = aside;
+  }
+  if (doomed != w.path) {
+    // The tree aside keeps its admin dir (the deleter's full look reads its index) but lets go
+    // of the branch: a HEAD still on it would make git refuse the name to the next `new` or
+    // `restore` ("already checked out") until the tree is deleted. HEAD is detached in place.
+    Workspace aside = w;
+    aside.path = doomed;
+    // Its submodules' relative links (`git submodule` writes them so) no longer lead to their
+    // modules from one level deeper: made absolute, so that the deleter's full look can read them.
+    (void)repair_submodule_links(aside);
+    (void)git_status_of(workspace_call(
+        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
+    // A root other than today's: the background deleter learns of it here.
+    if (note_root) note_trash_root(project, util::dirname(w.path));
+  }
+  return doomed;
+}
+
+Result<void> remove_in_place(const Project& project, const Workspace& w) {
+  auto removed = BERTH_TRY(
+      git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path})));
+  if (!removed.ok())
+    return tl::unexpected(
+        git_error(repo_call(project, {"worktree", "remove"}), removed,
+                  fmt::format("cannot remove workspace '{}': {}", w.name, chomp(removed.err))));
+  return {};
+}
+
+void drop_branch(const Project& project, const Workspace& w, const std::string& tip,
+                 const std::string& tree_now, std::vector<std::string>& warnings) {
+  if (tip.empty()) return;
+  bool checked_out = false;
+  if (auto list = worktrees(project))
+    for (const auto& entry : *list)
+      if (entry.branch == "refs/heads/" + w.branch && entry.path != tree_now) checked_out = true;
+  if (checked_out)
+    warnings.push_back(fmt::format("branch {} is checked out in another worktree: kept", w.branch));
+  else if (auto del = git_status_of(
+               repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, tip}));
+           !del || !del->ok())
+    warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
+}
+
+Result<void> forget_workspace(const Project& project, const Workspace& w) {
+  Registry registry = registry_of(project);
+  auto relock = BERTH_TRY(registry.lock());
+  BERTH_TRY(registry.remove(name_slug(w.name)));
+  discard_shadow(project, w);
+  return {};
+}
+
+void delete_aside(const Project& project, const std::string& aside, bool background,
+                  std::vector<std::string>& warnings) {
+  if (background) {
+    // The tree is deleted by the background pool filler, which also refills the pool: discard
+    // returns now, whatever the size of the tree.
+    pool_refill_in_background(project);
+    return;
+  }
+  // Not while a deleter (started when a pool was in use) works on the same folder.
+  auto reaping = lock_trash(project);
+  settle_aside(project, aside, false);
+  if (!remove_aside(project, aside))
+    warnings.push_back(fmt::format("could not delete {}; remove it by hand", aside));
+}
+
+// What the snapshot says of the work: whether any would have been lost without it (a tree or a
+// history that differs from the base, or a nested repository's own work), and what a missing
+// directory left to save.
+void note_what_was_saved(const Project& project, const Workspace& w, const Snapshot& snap,
+                         bool present, bool symlinked, Discarded& d) {
+  d.warnings.insert(d.warnings.end(), snap.warnings.begin(), snap.warnings.end());
+  d.unsaved_work = d.unsaved_work || !snap.nested.empty();
+  auto trees =
+      git_status_of(repo_call(project, {"rev-parse", snap.commit + "^{tree}", w.base + "^{tree}"}));
+  if (trees && trees->ok()) {
+    auto lines = split_lines(trees->out);
+    d.unsaved_work =
+        d.unsaved_work || snap.head != w.base || (lines.size() == 2 && lines[0] != lines[1]);
+  }
+  if (!present)
+    d.warnings.push_back(
+        snap.head == w.base && snap.nested.empty()
+            ? std::string(symlinked ? "the workspace directory had been replaced by a symlink"
+                                    : "the workspace directory was missing") +
+                  " and no commit of its own was found (its branch gone, or never moved): "
+                  "nothing was saved"
+        : symlinked ? "the workspace directory had been replaced by a symlink: only its commits "
+                      "were saved"
+                    : "the workspace directory was missing: only its commits were saved");
+}
+
+// ---- the flow ----------------------------------------------------------------------------------
+
+Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
+                                    Trash trash) {
+  BERTH_TRY(recover_interrupted(project));
+  Discarded d;
+  if (force == Force::yes) stop_work_in(BERTH_TRY(load_workspace(project, name)));
+  DiscardClaim claim = BERTH_TRY(claim_for_discard(project, name, force));
+  const Workspace& w = claim.workspace();
+  d.workspace = claim.as_found();
+  const bool present = claim.present, symlinked = claim.symlinked;
+
+  BERTH_TRY(make_saveable(w, present, d.warnings));
+  // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
+  // tree is walked once, not twice; only --no-trash needs a status first.
+  WorkspaceStatus before =
+      present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
+  BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
+  std::string tip = branch_tip(project, w);
+  d.unsaved_work = before.dirty || before.ahead > 0 || (!tip.empty() && tip != w.base);
   // A directory gone: its submodules' commits may still be in its admin dir, going with it.
   if (!present && trash == Trash::no && !d.unsaved_work)
-    d.unsaved_work = modules_hold_own_commits(project, w, tip_out.empty() ? w.base : tip_out);
+    d.unsaved_work = modules_hold_own_commits(project, w, tip.empty() ? w.base : tip);
   if (trash == Trash::no && d.unsaved_work && force == Force::no)
-    return give_up(Error{
+    return tl::unexpected(Error{
         ErrorCode::unsaved_work,
         fmt::format(
             "workspace '{}' has work that --no-trash would lose ({} commit(s), {} changed file(s))",
@@ -286,116 +427,24 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   if (background)
     any_ignored = std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
 
-  // Snapshot before anything is removed: this is what `berth restore` brings back.
   if (trash == Trash::yes) {
-    Content content = present ? Content::work_tree : Content::commits_only;
-    auto snap = take_whole_snapshot(project, w, content);
-    if (!snap) return give_up(snap.error());
-    d.snapshot = *snap;
-    test_kill_at("discard-snapshot");
-    d.warnings.insert(d.warnings.end(), snap->warnings.begin(), snap->warnings.end());
-    // Unsaved work: a tree or a history that differs from the base, or a nested repository's.
-    d.unsaved_work = d.unsaved_work || !snap->nested.empty();
-    auto trees = git_status_of(
-        repo_call(project, {"rev-parse", snap->commit + "^{tree}", w.base + "^{tree}"}));
-    if (trees && trees->ok()) {
-      auto lines = split_lines(trees->out);
-      d.unsaved_work =
-          d.unsaved_work || snap->head != w.base || (lines.size() == 2 && lines[0] != lines[1]);
-    }
-    if (!present)
-      d.warnings.push_back(
-          snap->head == w.base && snap->nested.empty()
-              ? std::string(symlinked ? "the workspace directory had been replaced by a symlink"
-                                      : "the workspace directory was missing") +
-                    " and no commit of its own was found (its branch gone, or never moved): "
-                    "nothing was saved"
-          : symlinked ? "the workspace directory had been replaced by a symlink: only its commits "
-                        "were saved"
-                      : "the workspace directory was missing: only its commits were saved");
+    d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present));
+    note_what_was_saved(project, w, *d.snapshot, present, symlinked, d);
   }
   if (ignored.valid()) std::tie(d.ignored_files, d.ignored_bytes) = ignored.get();
   if (any_ignored.valid()) d.ignored_present = any_ignored.get();
 
-  // A symlink in place of the directory is removed itself; what it points to is never touched.
-  if (symlinked) ::unlink(w.path.c_str());
-  if (present) repoint_gitfile(w);
-  // Move the tree aside (a rename), so the lock is released before the slow deletion.
-  std::string doomed = w.path;
-  if (present) {
-    // Into the .trash folder of its own root (deletable_workspace_path made sure the path is a
-    // direct child of it): a rename, never a copy across file systems.
-    std::string aside =
-        util::join(util::join(util::dirname(w.path), ".trash"),
-                   d.snapshot ? aside_name(w.name, d.snapshot->ref)
-                              : fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
-    if (util::make_dirs(util::dirname(aside)) &&
-        (rename_worktree(w.git_dir, w.path, aside, "discard-moved") ||
-         git_status_of(
-             repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
-             .map([](const util::ProcessResult& r) { return r.ok(); })
-             .value_or(false)))
-      doomed = aside;
-  }
-  if (doomed != w.path) {
-    // The tree aside keeps its admin dir (the deleter's full look reads its index) but lets go
-    // of the branch: a HEAD still on it would make git refuse the name to the next `new` or
-    // `restore` ("already checked out") until the tree is deleted. HEAD is detached in place.
-    Workspace aside = w;
-    aside.path = doomed;
-    // Its submodules' relative links (`git submodule` writes them so) no longer lead to their
-    // modules from one level deeper: made absolute, so that the deleter's full look can read them.
-    (void)repair_submodule_links(aside);
-    (void)git_status_of(workspace_call(
-        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
-    // A root other than today's: the background deleter learns of it here.
-    if (background) note_trash_root(project, util::dirname(w.path));
-  }
+  std::string doomed = move_aside(project, w, present, symlinked, d.snapshot, background);
   // Nothing to remove when git no longer has the worktree (removed or pruned behind berth's
   // back, the directory gone too): `git worktree remove` would refuse it for ever.
-  bool registered = present || symlinked || git_has_worktree(project, w.path);
-  if (doomed == w.path && registered) {
-    auto removed =
-        git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
-    if (!removed) return give_up(removed.error());
-    if (!removed->ok())
-      return give_up(
-          git_error(repo_call(project, {"worktree", "remove"}), *removed,
-                    fmt::format("cannot remove workspace '{}': {}", w.name, chomp(removed->err))));
-  }
-  // The branch goes too, unless someone checked it out elsewhere; its commits are in the snapshot.
-  if (!tip_out.empty()) {
-    bool checked_out = false;
-    if (auto list = worktrees(project))
-      for (const auto& entry : *list)
-        if (entry.branch == "refs/heads/" + w.branch && entry.path != doomed) checked_out = true;
-    if (checked_out)
-      d.warnings.push_back(
-          fmt::format("branch {} is checked out in another worktree: kept", w.branch));
-    else if (auto del = git_status_of(
-                 repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, tip_out}));
-             !del || !del->ok())
-      d.warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
-  }
-  {
-    auto relock = BERTH_TRY(registry.lock());
-    BERTH_TRY(registry.remove(name_slug(w.name)));
-    discard_shadow(project, w);
-  }
-
-  if (doomed != w.path) {
-    if (background) {
-      // The tree is deleted by the background pool filler, which also refills the pool: discard
-      // returns now, whatever the size of the tree.
-      pool_refill_in_background(project);
-    } else {
-      // Not while a deleter (started when a pool was in use) works on the same folder.
-      auto reaping = lock_trash(project);
-      settle_aside(project, doomed, false);
-      if (!remove_aside(project, doomed))
-        d.warnings.push_back(fmt::format("could not delete {}; remove it by hand", doomed));
-    }
-  }
+  if (doomed == w.path && (present || symlinked || git_has_worktree(project, w.path)))
+    BERTH_TRY(remove_in_place(project, w));
+  // The tree has left its place: from here on a crash is finished by the next command
+  // (recover_interrupted), never undone.
+  claim.keep();
+  drop_branch(project, w, tip, doomed, d.warnings);
+  BERTH_TRY(forget_workspace(project, w));
+  if (doomed != w.path) delete_aside(project, doomed, background, d.warnings);
   return d;
 }
 

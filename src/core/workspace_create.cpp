@@ -26,6 +26,7 @@
 #include "util/parallel.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
+#include "util/scope_exit.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -185,83 +186,222 @@ bool roll_back(const Project& project, const Workspace& made, const std::string&
   return true;
 }
 
-Result<Created> create(const Project& project, const CreatePlan& plan) {
+namespace {
+
+// Claim the name: under the lock, refuse a name, folder or branch already taken (nothing is
+// changed then), make the root, and save the record marked creating, held by this process. A
+// crash after it leaves a creating record with a dead holder: the next command rolls it back
+// (recover_interrupted → roll_back), which finds nothing else to undo yet.
+Result<Workspace> claim_name(const Project& project, const CreatePlan& plan,
+                             const std::string& branch, const std::string& path) {
   Registry registry = registry_of(project);
-  std::string branch = BERTH_TRY(branch_for(project, plan.name));
   std::string slug = name_slug(plan.name);
-  std::string path = util::join(project.workspace_root(), slug);
+  // Under the lock: claim the name (the record, marked creating and held by this process).
+  auto lock = BERTH_TRY(registry.lock());
+  if (auto existing = BERTH_TRY(registry.load(slug))) {
+    if (existing->name == plan.name)
+      return fail(ErrorCode::name_taken, fmt::format("workspace '{}' already exists", plan.name),
+                  fmt::format("pick another name, or `berth discard {}` first", plan.name));
+    return fail(
+        ErrorCode::name_taken,
+        fmt::format("'{}' would share a folder with workspace '{}'", plan.name, existing->name),
+        "pick another name");
+  }
+  if (util::exists(path))
+    return fail(ErrorCode::name_taken, fmt::format("'{}' already exists", path),
+                "pick another name, or remove that directory");
+  if (BERTH_TRY(ref_exists(project, "refs/heads/" + branch))) {
+    for (const auto& entry : BERTH_TRY(worktrees(project)))
+      if (entry.branch == "refs/heads/" + branch)
+        return fail(ErrorCode::branch_exists,
+                    fmt::format("branch '{}' is checked out at {}", branch, entry.path),
+                    "pick another workspace name");
+    return fail(ErrorCode::branch_exists, fmt::format("branch '{}' already exists", branch),
+                fmt::format("pick another name, or delete the branch: git branch -D {}", branch));
+  }
+  if (auto blocking = BERTH_TRY(blocking_branch(project, branch)); !blocking.empty())
+    return fail(ErrorCode::branch_exists,
+                fmt::format("branch '{}' cannot be made: your branch '{}' is in the way (git "
+                            "cannot have both)",
+                            branch, blocking),
+                fmt::format("rename that branch (git branch -m {} NEW-NAME), or set another "
+                            "branch_prefix (e.g. berth -c branch_prefix=ws/ ...)",
+                            blocking));
+
+  // Only now that nothing refuses does anything appear on disk: a refused `new` changes nothing.
+  if (auto made = util::make_dirs(project.workspace_root()); !made)
+    return fail(ErrorCode::io_error, made.error(), "set workspace_root to a writable directory");
+  BERTH_TRY(exclude_root_from_checkout(project));
+  // The first workspace of a project: record its root, so that it is found again if the user
+  // moves the repository.
+  if (!read_project_home(project.berth_dir()))
+    (void)write_project_home(project.berth_dir(),
+                             {project.common_dir(), project.default_workspace_root()});
+  note_main_worktree(project);
+
+  Workspace w;
+  w.name = plan.name;
+  w.branch = branch;
+  w.base = plan.base;
+  w.path = path;
+  w.root = project.workspace_root();
+  w.start = plan.start;
+  w.owner = plan.owner;
+  w.created = w.last_used = unix_now();
+  hold(w, State::creating);
+  // Its port block, distinct from every other workspace's (records are only changed under
+  // this lock, so two creations cannot pick the same block).
+  auto others = BERTH_TRY(registry.load_all());
+  w.port = BERTH_TRY(allocate_port_block(project, others));
+  // The record goes first, marked "creating": if we die from here on, the next berth command
+  // sees a dead holder and rolls everything back.
+  BERTH_TRY(test_failure_at("record"));
+  BERTH_TRY(registry.save(w));
+  return w;
+}
+
+// Add the worktree on its new branch at `plan.start`: a warm pool slot renamed into place, else
+// `git worktree add --no-checkout` (locked from the start). Sets `w.git_dir`; returns the commit
+// the tree already holds (a slot's) or "" for an empty one. A crash after it leaves a tree and a
+// branch the record does not name yet: the next command's roll_back finds them (the admin dir
+// whose tree is the record's path) and removes them.
+Result<std::string> add_worktree(const Project& project, const CreatePlan& plan, Workspace& w) {
+  const std::string& branch = w.branch;
+  const std::string& path = w.path;
+  // A warm slot from the pool, if there is one: a rename and a ref update, no checkout.
+  if (!plan.no_pool) {
+    auto slot = BERTH_TRY(take_pool_slot(project, path, branch, plan.start, idle_lock_reason(w)));
+    if (slot) {
+      w.git_dir = slot->git_dir;
+      return slot->commit;
+    }
+  }
+  // `worktree add` reads every worktree's HEAD (is the branch checked out elsewhere?): a
+  // FIFO planted in another one would hold it forever.
+  BERTH_TRY(refuse_blocking_admin(project.common_dir()));
+  GitCall add =
+      repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock", "--reason",
+                          idle_lock_reason(w), "-b", branch, path, plan.start});
+  constexpr int kAddAttempts = 20;
+  auto added = git_status_of(add);
+  // Another `git worktree add` (a parallel `new`, a pool filler) half-way: git died reading
+  // its admin dir. What this one left (its branch, which git makes first) is undone, and it is
+  // tried again.
+  for (int attempt = 1;
+       attempt < kAddAttempts && added && !added->ok() && saw_half_made_worktree(added->err);
+       ++attempt) {
+    undo_creation(project, w, plan.start);
+    wait_for_half_made_worktree(attempt);
+    added = git_status_of(add);
+  }
+  if (!added) return tl::unexpected(added.error());
+  if (!added->ok()) {
+    // git's last line says why (an earlier one is its progress note).
+    Error e = git_error(
+        add, *added,
+        ref_hook_refused(added->err)
+            ? fmt::format("cannot create workspace '{}': your reference-transaction hook "
+                          "refused its branch {}",
+                          plan.name, branch)
+            : fmt::format("cannot create workspace '{}': {}", plan.name, last_line(added->err)));
+    if (e.code != ErrorCode::hook_refused)
+      e.hint = added->err.find("already") != std::string::npos
+                   ? fmt::format("`git worktree list` shows what holds branch {}; free it or "
+                                 "pick another name",
+                                 branch)
+                   : std::string("check that the workspace root is writable and has space, "
+                                 "then try again");
+    return tl::unexpected(std::move(e));
+  }
+  // The admin dir comes from the .git file git just wrote; from now on berth uses its own
+  // record of it and never reads the workspace's .git again.
+  w.git_dir = read_gitfile(path);
+  if (w.git_dir.empty()) {
+    Error e = git_error(add, *added, fmt::format("git left no usable .git file in {}", path));
+    e.hint = "check that the workspace root is writable and run `berth new` again";
+    return tl::unexpected(std::move(e));
+  }
+  return std::string();
+}
+
+// Save the record as it is now (under the lock), after the injected failure `step` of berth's
+// tests: from the worktree step on, the record names the admin dir, so that a roll back after a
+// crash removes exactly this tree.
+Result<void> save_record(const Project& project, const Workspace& w, std::string_view step) {
+  BERTH_TRY(test_failure_at(step));
+  Registry registry = registry_of(project);
+  auto lock = BERTH_TRY(registry.lock());
+  return registry.save(w);
+}
+
+// Write the files (the slow part, outside the lock; other workspaces proceed meanwhile). A crash
+// or a failure (a filter erroring, a full disk) leaves a half-written tree that the roll back
+// removes with the rest.
+Result<void> populate(const CreatePlan& plan, const Workspace& w, const std::string& from) {
+  BERTH_TRY(test_failure_at("populate"));
+  BERTH_TRY(plan.populate(w, from));
+  // A full checkout writes most files in the same second as the index: git then treats them as
+  // "racily clean" and the agent's first `git status` re-hashes them all. On a large checkout,
+  // wait for the clock to leave that second and refresh once, so the workspace is handed over
+  // settled. (Pool slots are settled long before they are taken.)
+  if (from.empty()) settle_large_index(w);
+  return {};
+}
+
+// The user's post-checkout hook, as `git worktree add` would run it; its failure is a warning,
+// not a reason to undo the workspace.
+void run_post_checkout(const Project& project, const CreatePlan& plan, const Workspace& w,
+                       std::vector<std::string>& warnings) {
+  // (Only when there is one: `git hook run` costs a process even with nothing to run.)
+  if (!hook_exists(project, w, plan.hooks_path, "post-checkout")) return;
+  GitCall hook{{"hook", "run", "--ignore-missing", "post-checkout", "--", project.null_oid(),
+                plan.start, "1"},
+               w.path,
+               {},
+               {},
+               util::Stream::inherit};
+  auto hooked = git_status_of(hook);
+  if (hooked && !hooked->ok())
+    warnings.push_back(fmt::format("post-checkout hook failed (exit {})", hooked->status()));
+}
+
+// Included files, caches, submodules, trusted setup commands. A failing setup command keeps the
+// workspace, marked with the failure (`setup_error`); an error of berth's undoes it.
+Result<SetupReport> set_up(const Project& project, const CreatePlan& plan, Workspace& w) {
+  BERTH_TRY(test_failure_at("setup"));
+  SetupReport setup = BERTH_TRY(set_up_workspace(project, w, plan.on_setup));
+  if (setup.failed) {
+    for (const auto& c : setup.commands)
+      if (c.ran && c.exit_status != 0) {
+        w.setup_error = fmt::format("setup command failed (exit {}): {}", c.exit_status, c.command);
+        break;
+      }
+  }
+  return setup;
+}
+
+// The workspace is handed over: its record says ready and is held by nobody. A crash before it
+// rolls everything back; after it, the workspace is whole.
+Result<void> mark_ready(const Project& project, Workspace& w) {
+  w.state = State::ready;
+  w.holder_pid = 0;
+  w.holder_start = 0;
+  w.start.clear(); // only needed to undo a creation
+  return save_record(project, w, "ready");
+}
+
+} // namespace
+
+// new and restore: claim the name → add the worktree → record its admin dir → populate → the
+// post-checkout hook → setup → ready. Every failure after the claim undoes all of it (the scope
+// exit below), and a crash is undone by the next command.
+Result<Created> create(const Project& project, const CreatePlan& plan) {
+  std::string branch = BERTH_TRY(branch_for(project, plan.name));
+  std::string path = util::join(project.workspace_root(), name_slug(plan.name));
   Created created;
 
   BERTH_TRY(recover_interrupted(project));
-
-  Workspace w;
-  std::string from; // what the worktree already holds (a pool slot's commit)
-  // Under the lock: the workspace, then what populate made besides (only once the tree is gone).
-  auto roll_back_all = [&] {
-    if (roll_back(project, w, plan.start) && plan.undo_populate) plan.undo_populate();
-  };
-  {
-    // Under the lock: claim the name (the record, marked creating and held by this process).
-    auto lock = BERTH_TRY(registry.lock());
-    if (auto existing = BERTH_TRY(registry.load(slug))) {
-      if (existing->name == plan.name)
-        return fail(ErrorCode::name_taken, fmt::format("workspace '{}' already exists", plan.name),
-                    fmt::format("pick another name, or `berth discard {}` first", plan.name));
-      return fail(
-          ErrorCode::name_taken,
-          fmt::format("'{}' would share a folder with workspace '{}'", plan.name, existing->name),
-          "pick another name");
-    }
-    if (util::exists(path))
-      return fail(ErrorCode::name_taken, fmt::format("'{}' already exists", path),
-                  "pick another name, or remove that directory");
-    if (BERTH_TRY(ref_exists(project, "refs/heads/" + branch))) {
-      for (const auto& entry : BERTH_TRY(worktrees(project)))
-        if (entry.branch == "refs/heads/" + branch)
-          return fail(ErrorCode::branch_exists,
-                      fmt::format("branch '{}' is checked out at {}", branch, entry.path),
-                      "pick another workspace name");
-      return fail(ErrorCode::branch_exists, fmt::format("branch '{}' already exists", branch),
-                  fmt::format("pick another name, or delete the branch: git branch -D {}", branch));
-    }
-    if (auto blocking = BERTH_TRY(blocking_branch(project, branch)); !blocking.empty())
-      return fail(ErrorCode::branch_exists,
-                  fmt::format("branch '{}' cannot be made: your branch '{}' is in the way (git "
-                              "cannot have both)",
-                              branch, blocking),
-                  fmt::format("rename that branch (git branch -m {} NEW-NAME), or set another "
-                              "branch_prefix (e.g. berth -c branch_prefix=ws/ ...)",
-                              blocking));
-
-    // Only now that nothing refuses does anything appear on disk: a refused `new` changes nothing.
-    if (auto made = util::make_dirs(project.workspace_root()); !made)
-      return fail(ErrorCode::io_error, made.error(), "set workspace_root to a writable directory");
-    BERTH_TRY(exclude_root_from_checkout(project));
-    // The first workspace of a project: record its root, so that it is found again if the user
-    // moves the repository.
-    if (!read_project_home(project.berth_dir()))
-      (void)write_project_home(project.berth_dir(),
-                               {project.common_dir(), project.default_workspace_root()});
-    note_main_worktree(project);
-
-    w.name = plan.name;
-    w.branch = branch;
-    w.base = plan.base;
-    w.path = path;
-    w.root = project.workspace_root();
-    w.start = plan.start;
-    w.owner = plan.owner;
-    w.created = w.last_used = unix_now();
-    hold(w, State::creating);
-    // Its port block, distinct from every other workspace's (records are only changed under
-    // this lock, so two creations cannot pick the same block).
-    auto others = BERTH_TRY(registry.load_all());
-    w.port = BERTH_TRY(allocate_port_block(project, others));
-    // The record goes first, marked "creating": if we die from here on, the next berth command
-    // sees a dead holder and rolls everything back.
-    BERTH_TRY(test_failure_at("record"));
-    BERTH_TRY(registry.save(w));
-  }
+  Workspace w = BERTH_TRY(claim_name(project, plan, branch, path));
   // The name is claimed: the lock is released before git registers the worktree and creates the
   // branch, which runs the user's reference-transaction hook (and a slow one must not stop every
   // other berth command). Concurrent `git worktree add`s of distinct paths and branches are safe:
@@ -271,134 +411,27 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   // From here on every failure undoes everything, the branch included: it did not exist when we
   // looked under the lock, and no other berth command makes it while our record holds the name,
   // so one at `start` now is ours (git may have made it before failing, as `worktree add -b` does
-  // when the branch is checked out elsewhere).
-  auto undo = [&](Error e) -> Result<Created> {
-    roll_back_all();
-    return tl::unexpected(std::move(e));
-  };
-  if (auto injected = test_failure_at("after-record"); !injected) return undo(injected.error());
+  // when the branch is checked out elsewhere). What populate made besides goes after it.
+  auto undo = util::on_scope_exit([&] {
+    if (roll_back(project, w, plan.start) && plan.undo_populate) plan.undo_populate();
+  });
+  BERTH_TRY(test_failure_at("after-record"));
 
-  // A warm slot from the pool, if there is one: a rename and a ref update, no checkout.
-  std::optional<TakenSlot> slot;
-  if (!plan.no_pool) {
-    auto taken = take_pool_slot(project, path, branch, plan.start, idle_lock_reason(w));
-    if (!taken) return undo(taken.error());
-    slot = *taken;
-  }
-  if (slot) {
-    from = slot->commit;
-    w.git_dir = slot->git_dir;
-  } else {
-    // `worktree add` reads every worktree's HEAD (is the branch checked out elsewhere?): a
-    // FIFO planted in another one would hold it forever.
-    if (auto blocked = refuse_blocking_admin(project.common_dir()); !blocked)
-      return undo(blocked.error());
-    GitCall add =
-        repo_call(project, {"worktree", "add", "--no-checkout", "--no-track", "--lock", "--reason",
-                            idle_lock_reason(w), "-b", branch, path, plan.start});
-    constexpr int kAddAttempts = 20;
-    auto added = git_status_of(add);
-    // Another `git worktree add` (a parallel `new`, a pool filler) half-way: git died reading
-    // its admin dir. What this one left (its branch, which git makes first) is undone, and it is
-    // tried again.
-    for (int attempt = 1;
-         attempt < kAddAttempts && added && !added->ok() && saw_half_made_worktree(added->err);
-         ++attempt) {
-      undo_creation(project, w, plan.start);
-      wait_for_half_made_worktree(attempt);
-      added = git_status_of(add);
-    }
-    if (!added || !added->ok()) {
-      if (!added) return undo(added.error());
-      // git's last line says why (an earlier one is its progress note).
-      Error e = git_error(
-          add, *added,
-          ref_hook_refused(added->err)
-              ? fmt::format("cannot create workspace '{}': your reference-transaction hook "
-                            "refused its branch {}",
-                            plan.name, branch)
-              : fmt::format("cannot create workspace '{}': {}", plan.name, last_line(added->err)));
-      if (e.code != ErrorCode::hook_refused)
-        e.hint = added->err.find("already") != std::string::npos
-                     ? fmt::format("`git worktree list` shows what holds branch {}; free it or "
-                                   "pick another name",
-                                   branch)
-                     : std::string("check that the workspace root is writable and has space, "
-                                   "then try again");
-      return undo(std::move(e));
-    }
-    // The admin dir comes from the .git file git just wrote; from now on berth uses its own
-    // record of it and never reads the workspace's .git again.
-    w.git_dir = read_gitfile(path);
-    if (w.git_dir.empty()) {
-      Error e = git_error(add, *added, fmt::format("git left no usable .git file in {}", path));
-      e.hint = "check that the workspace root is writable and run `berth new` again";
-      return undo(std::move(e));
-    }
-  }
-  {
-    auto saved = test_failure_at("worktree");
-    if (saved) {
-      auto lock = registry.lock();
-      saved = lock ? registry.save(w) : Result<void>(tl::unexpected(lock.error()));
-    }
-    if (!saved) return undo(saved.error());
-  }
-
+  std::string from = BERTH_TRY(add_worktree(project, plan, w));
+  BERTH_TRY(save_record(project, w, "worktree"));
   // Outside the lock: write the files. This is the slow part, and other workspaces proceed
   // meanwhile. Any failure (a filter erroring, a full disk) undoes everything.
-  auto filled = test_failure_at("populate");
-  if (filled) filled = plan.populate(w, from);
-  if (!filled) return undo(filled.error());
-  // A full checkout writes most files in the same second as the index: git then treats them as
-  // "racily clean" and the agent's first `git status` re-hashes them all. On a large checkout,
-  // wait for the clock to leave that second and refresh once, so the workspace is handed over
-  // settled. (Pool slots are settled long before they are taken.)
-  if (from.empty()) settle_large_index(w);
-
+  BERTH_TRY(populate(plan, w, from));
   // The user's post-checkout hook runs as `git worktree add` would run it (old = null, flag = 1);
   // its output goes to stderr, like git's, so stdout stays the workspace path alone.
-  // (Only when there is one: `git hook run` costs a process even with nothing to run.)
-  if (hook_exists(project, w, plan.hooks_path, "post-checkout")) {
-    GitCall hook{{"hook", "run", "--ignore-missing", "post-checkout", "--", project.null_oid(),
-                  plan.start, "1"},
-                 w.path,
-                 {},
-                 {},
-                 util::Stream::inherit};
-    auto hooked = git_status_of(hook);
-    if (hooked && !hooked->ok())
-      created.warnings.push_back(
-          fmt::format("post-checkout hook failed (exit {})", hooked->status()));
-  }
-  if (auto injected = test_failure_at("hook"); !injected) return undo(injected.error());
-
+  run_post_checkout(project, plan, w, created.warnings);
+  BERTH_TRY(test_failure_at("hook"));
   // Make it ready to work in: included files, caches, submodules, trusted setup commands. A
   // failing setup command keeps the workspace, marked, with the failure reported.
-  auto setup = test_failure_at("setup").and_then(
-      [&] { return set_up_workspace(project, w, plan.on_setup); });
-  if (!setup) return undo(setup.error());
-  created.setup = *setup;
-  if (setup->failed) {
-    for (const auto& c : setup->commands)
-      if (c.ran && c.exit_status != 0) {
-        w.setup_error = fmt::format("setup command failed (exit {}): {}", c.exit_status, c.command);
-        break;
-      }
-  }
+  created.setup = BERTH_TRY(set_up(project, plan, w));
+  BERTH_TRY(mark_ready(project, w));
+  undo.release();
 
-  {
-    w.state = State::ready;
-    w.holder_pid = 0;
-    w.holder_start = 0;
-    w.start.clear(); // only needed to undo a creation
-    auto ready = test_failure_at("ready");
-    if (ready) {
-      auto lock = registry.lock();
-      ready = lock ? registry.save(w) : Result<void>(tl::unexpected(lock.error()));
-    }
-    if (!ready) return undo(ready.error());
-  }
   created.workspace = w;
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
   if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
