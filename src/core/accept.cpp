@@ -26,13 +26,13 @@
 #include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
@@ -136,14 +136,11 @@ Result<Intent> load_intent(const std::string& file) {
 
 std::vector<std::string> intent_files(const Project& project) {
   std::vector<std::string> files;
-  DIR* d = ::opendir(intents_dir(project).c_str());
-  if (!d) return files;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
+  for (const auto& e : util::DirEntries(intents_dir(project))) {
+    std::string name(e.name);
     if (name.size() > 5 && name.substr(name.size() - 5) == ".json")
       files.push_back(util::join(intents_dir(project), name));
   }
-  ::closedir(d);
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -271,22 +268,16 @@ Result<std::set<std::string>> dirty_paths(const std::string& worktree) {
 // it): the folder then goes away with it, and is no obstacle to a file of the same name.
 bool only_leaving(const std::string& worktree, const std::string& rel,
                   const std::set<std::string>& leaving) {
-  DIR* d = ::opendir(util::join(worktree, rel).c_str());
-  if (!d) return false;
-  bool only = true;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
-    std::string child = rel + "/" + name;
+  util::DirEntries d(util::join(worktree, rel));
+  if (!d.is_open()) return false;
+  for (const auto& e : d) {
+    std::string child = rel + "/" + std::string(e.name);
     struct stat st;
     if (::lstat(util::join(worktree, child).c_str(), &st) != 0) continue;
-    if (S_ISDIR(st.st_mode) ? !only_leaving(worktree, child, leaving) : !leaving.count(child)) {
-      only = false;
-      break;
-    }
+    if (S_ISDIR(st.st_mode) ? !only_leaving(worktree, child, leaving) : !leaving.count(child))
+      return false;
   }
-  ::closedir(d);
-  return only;
+  return true;
 }
 
 // Whether something git does not track (an untracked or ignored file or folder) occupies `path`,
@@ -522,11 +513,8 @@ Result<std::string> operation_in_progress(const Project& project, const Target& 
   }
   std::vector<std::string> admin_dirs{project.common_dir()};
   std::string linked = util::join(project.common_dir(), "worktrees");
-  if (DIR* d = ::opendir(linked.c_str())) {
-    while (dirent* e = ::readdir(d))
-      if (e->d_name[0] != '.') admin_dirs.push_back(util::join(linked, e->d_name));
-    ::closedir(d);
-  }
+  for (const auto& e : util::DirEntries(linked))
+    if (e.name[0] != '.') admin_dirs.push_back(util::join(linked, std::string(e.name)));
   std::string ref = "refs/heads/" + target.branch;
   for (const auto& dir : admin_dirs) {
     for (const char* rebase : {"rebase-merge/head-name", "rebase-apply/head-name"})

@@ -10,9 +10,9 @@
 #include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 
-#include <dirent.h>
 #include <fmt/format.h>
 
 namespace berth {
@@ -21,15 +21,10 @@ namespace berth {
 std::string admin_dir_naming(const Project& project, const std::string& path) {
   std::string admin_root = util::join(project.common_dir(), "worktrees");
   std::string admin;
-  if (DIR* d = ::opendir(admin_root.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name == "." || name == "..") continue;
-      auto gitdir = util::read_file(util::join(util::join(admin_root, name), "gitdir"));
-      if (gitdir && chomp(*gitdir) == util::join(path, ".git"))
-        admin = util::join(admin_root, name);
-    }
-    ::closedir(d);
+  for (const auto& e : util::DirEntries(admin_root)) {
+    std::string name(e.name);
+    auto gitdir = util::read_file(util::join(util::join(admin_root, name), "gitdir"));
+    if (gitdir && chomp(*gitdir) == util::join(path, ".git")) admin = util::join(admin_root, name);
   }
   return admin;
 }

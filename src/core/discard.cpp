@@ -21,6 +21,7 @@
 #include "core/tree_claim.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/parallel.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
@@ -29,7 +30,6 @@
 #include <chrono>
 #include <csignal>
 #include <ctime>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <functional>
@@ -94,19 +94,16 @@ void finish_discard(const Project& project, const Workspace& w) {
   // and leave the tree in .trash for ever, unseen by doctor and the deleter).
   if (!util::is_directory(aside) && util::is_directory(w.git_dir)) {
     std::string trash = util::join(util::dirname(w.path), ".trash");
-    if (DIR* d = ::opendir(trash.c_str())) {
-      while (dirent* e = ::readdir(d)) {
-        std::string path = util::join(trash, e->d_name);
-        if (e->d_name[0] == '.' || read_gitfile(path) != w.git_dir) continue;
-        auto real = util::real_path(path);
-        if (real && util::write_file_atomic(util::join(w.git_dir, "gitdir"),
-                                            util::join(*real, ".git") + "\n")) {
-          gitfile = util::join(*real, ".git");
-          aside = *real;
-        }
-        break;
+    for (const auto& e : util::DirEntries(trash)) {
+      std::string path = util::join(trash, std::string(e.name));
+      if (e.name[0] == '.' || read_gitfile(path) != w.git_dir) continue;
+      auto real = util::real_path(path);
+      if (real && util::write_file_atomic(util::join(w.git_dir, "gitdir"),
+                                          util::join(*real, ".git") + "\n")) {
+        gitfile = util::join(*real, ".git");
+        aside = *real;
       }
-      ::closedir(d);
+      break;
     }
   }
   if (!gitfile.empty() && aside != w.path && util::is_directory(aside)) {

@@ -24,12 +24,12 @@
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
+#include "util/dir.hpp"
 #include "util/file_lock.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
 #include <algorithm>
-#include <dirent.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -84,10 +84,8 @@ Result<void> save_slot(const Project& project, const SlotRecord& r) {
 
 std::vector<SlotRecord> load_slots(const Project& project) {
   std::vector<SlotRecord> slots;
-  DIR* d = ::opendir(records_dir(project).c_str());
-  if (!d) return slots;
-  while (dirent* e = ::readdir(d)) {
-    std::string file = e->d_name;
+  for (const auto& e : util::DirEntries(records_dir(project))) {
+    std::string file(e.name);
     if (file.size() <= 5 || file.substr(file.size() - 5) != ".json") continue;
     auto text = util::read_file(util::join(records_dir(project), file));
     if (!text) continue;
@@ -107,7 +105,6 @@ std::vector<SlotRecord> load_slots(const Project& project) {
     if (r.slot.id.empty() || r.slot.path.empty()) continue;
     slots.push_back(std::move(r));
   }
-  ::closedir(d);
   std::sort(slots.begin(), slots.end(),
             [](const auto& a, const auto& b) { return a.slot.created < b.slot.created; });
   return slots;
@@ -154,15 +151,8 @@ bool slot_untouched(const Project& project, const SlotRecord& r) {
   // patterns, no merge or rebase state for the next workspace to inherit.
   static const std::set<std::string> made{"HEAD",  "ORIG_HEAD", "commondir", "gitdir",
                                           "index", "locked",    "logs"};
-  if (DIR* d = ::opendir(r.slot.git_dir.c_str())) {
-    bool plain = true;
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name != "." && name != ".." && !made.count(name)) plain = false;
-    }
-    ::closedir(d);
-    if (!plain) return false;
-  }
+  for (const auto& e : util::DirEntries(r.slot.git_dir))
+    if (!made.count(std::string(e.name))) return false;
   // Detached at its commit, as the filler left it.
   auto head = util::read_file(util::join(r.slot.git_dir, "HEAD"));
   if (!head || chomp(*head) != r.slot.commit) return false;
@@ -295,25 +285,13 @@ std::string recyclable_git_dir(const Project& project, const std::string& path) 
   static const std::vector<std::string> plain = {"HEAD",       "ORIG_HEAD", "COMMIT_EDITMSG",
                                                  "FETCH_HEAD", "commondir", "gitdir",
                                                  "index",      "locked",    "logs"};
-  DIR* d = ::opendir(git_dir.c_str());
-  if (!d) return {};
-  bool ok = true;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
-    if (std::find(plain.begin(), plain.end(), name) == plain.end()) ok = false;
-  }
-  ::closedir(d);
-  if (!ok) return {};
-  DIR* logs = ::opendir(util::join(git_dir, "logs").c_str());
-  if (logs) {
-    while (dirent* e = ::readdir(logs)) {
-      std::string name = e->d_name;
-      if (name != "." && name != ".." && name != "HEAD") ok = false;
-    }
-    ::closedir(logs);
-  }
-  return ok ? git_dir : std::string();
+  util::DirEntries admin(git_dir);
+  if (!admin.is_open()) return {};
+  for (const auto& e : admin)
+    if (std::find(plain.begin(), plain.end(), e.name) == plain.end()) return {};
+  for (const auto& e : util::DirEntries(util::join(git_dir, "logs")))
+    if (e.name != "HEAD") return {};
+  return git_dir;
 }
 
 // After reset and clean: is every tracked path what a fresh checkout would have made? Regular
@@ -433,13 +411,8 @@ bool recycle_tree(const Project& project, const std::string& path, const std::st
 
 std::vector<std::string> entries_of(const std::string& dir) {
   std::vector<std::string> names;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return names;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  ::closedir(d);
+  for (const auto& e : util::DirEntries(dir))
+    names.emplace_back(e.name);
   return names;
 }
 

@@ -27,7 +27,6 @@
 #include <chrono>
 #include <csignal>
 #include <ctime>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <functional>

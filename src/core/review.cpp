@@ -1,7 +1,7 @@
-// Review: what a workspace changed (diff), recording it (commit), and which workspaces touch the
-// same files (overlaps). Everything is computed from git objects built off a scratch index, so a
-// review never writes to the workspace and never runs anything its content controls (no textconv,
-// no external diff, no fsmonitor).
+// Review: what a workspace changed (diff) and which workspaces touch the same files (overlaps);
+// recording it is commit.cpp's. Everything is computed from git objects built off a scratch index,
+// so a review never writes to the workspace and never runs anything its content controls (no
+// textconv, no external diff, no fsmonitor).
 #include "core/review.hpp"
 
 #include "berth/berth.hpp"

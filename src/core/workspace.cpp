@@ -1,4 +1,7 @@
-// The workspace lifecycle: new, list, status, discard, restore.
+// The workspace lifecycle's shared ground: the recovery of what dead commands left
+// (recover_interrupted) and the lookup of a workspace's record (load_record, load_workspace,
+// find_workspace, open_workspace). The flows themselves: workspace_create.cpp (new),
+// workspace_status.cpp (list, status), discard.cpp (discard), restore.cpp (restore).
 //
 // Every flow reads top to bottom: the reason for each step is written above it. Registry records
 // change under the project lock; git work that runs the user's hooks happens outside it, so one
@@ -35,7 +38,6 @@
 #include <chrono>
 #include <csignal>
 #include <ctime>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <functional>
