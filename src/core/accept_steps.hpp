@@ -6,6 +6,7 @@
 #include "core/nested.hpp"
 #include "core/registry.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,15 @@ Result<void> save_intent(const Project& project, const Intent& in);
 Result<Intent> load_intent(const std::string& file);
 /// The intent files on disk (one per target branch with an accept under way or interrupted).
 std::vector<std::string> intent_files(const Project& project);
+
+/// Refused (busy, or interrupted) when an earlier accept into `branch` has not finished.
+Result<void> check_no_accept_pending(const Project& project, const std::string& branch);
+
+/// The content of `path` in `worktree` as a blob id ("" when absent), with the user's filters, the
+/// way `git add` would store it.
+std::string current_oid(const std::string& worktree, const std::string& path);
+/// `git ls-files -s -z` output as path -> blob id (stage 0 and conflict stages alike).
+std::map<std::string, std::string> staged_oids(const std::string& listed);
 
 /// accept's copy of the target checkout's index while it holds index.lock (IndexGuard), in the
 /// checkout's git dir.
