@@ -144,7 +144,7 @@ DiscardClaim::DiscardClaim(Registry registry, Workspace held, Workspace as_found
       record_file_(std::move(record_file)), original_(std::move(original)) {}
 
 DiscardClaim::DiscardClaim(DiscardClaim&& other) noexcept
-    : present(other.present), symlinked(other.symlinked), registry_(other.registry_),
+    : present(other.present), symlinked(other.symlinked), registry_(std::move(other.registry_)),
       held_(std::move(other.held_)), as_found_(std::move(other.as_found_)),
       record_file_(std::move(other.record_file_)), original_(std::move(other.original_)),
       armed_(std::exchange(other.armed_, false)) {}
