@@ -3,12 +3,12 @@
 #include "core/git.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <set>
@@ -58,11 +58,9 @@ constexpr int kMaxDepth = 8;
 void scan(const std::string& root, const std::string& rel, int depth, int& budget,
           std::vector<HostileFile>& out) {
   std::string dir = rel.empty() ? root : util::join(root, rel);
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
+  util::DirEntries d(dir);
+  for (const auto& e : d) {
+    std::string name(e.name);
     if (--budget < 0) break;
     std::string sub = rel.empty() ? name : rel + "/" + name;
     // Submodules' git dirs (walked by scan_modules) and what berth moved aside. A submodule's
@@ -72,7 +70,7 @@ void scan(const std::string& root, const std::string& rel, int depth, int& budge
     if (rel.empty() && (name == "modules" || name.rfind(kAsidePrefix, 0) == 0)) continue;
     bool in_objects = rel == "objects";
     struct stat st;
-    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (::fstatat(d.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
     std::string path = util::join(root, sub);
     if (S_ISREG(st.st_mode)) {
       if (known_dirs().count(sub)) out.push_back({path, kind_of(st.st_mode)});
@@ -89,7 +87,6 @@ void scan(const std::string& root, const std::string& rel, int depth, int& budge
     }
     out.push_back({path, kind_of(st.st_mode)});
   }
-  ::closedir(d);
 }
 
 // Whether `dir` (under a modules/ folder) is a submodule's git dir, rather than a folder of a
@@ -119,14 +116,13 @@ void scan_modules(const std::string& git_dir, int depth, int& budget,
   while (!todo.empty() && budget > 0) {
     auto [dir, level] = todo.back();
     todo.pop_back();
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) continue;
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name == "." || name == ".." || name.rfind(kAsidePrefix, 0) == 0) continue;
+    util::DirEntries d(dir);
+    for (const auto& e : d) {
+      std::string name(e.name);
+      if (name.rfind(kAsidePrefix, 0) == 0) continue;
       if (--budget < 0) break;
       std::string path = util::join(dir, name);
-      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      if (::fstatat(d.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       if (!S_ISDIR(st.st_mode)) {
         if (!S_ISREG(st.st_mode)) out.push_back({path, kind_of(st.st_mode)});
         continue;
@@ -142,7 +138,6 @@ void scan_modules(const std::string& git_dir, int depth, int& budget,
         todo.push_back({path, level + 1});
       }
     }
-    ::closedir(d);
   }
 }
 
@@ -368,13 +363,8 @@ namespace {
 std::vector<std::string> admin_dirs(const std::string& common_dir) {
   std::string admin_root = util::join(common_dir, "worktrees");
   std::vector<std::string> dirs;
-  if (DIR* d = ::opendir(admin_root.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name != "." && name != "..") dirs.push_back(util::join(admin_root, name));
-    }
-    ::closedir(d);
-  }
+  for (const auto& e : util::DirEntries(admin_root))
+    dirs.push_back(util::join(admin_root, std::string(e.name)));
   return dirs;
 }
 } // namespace
@@ -406,15 +396,12 @@ namespace {
 // the regular files that stay in `kept`. True when `dir` itself is empty after (then removed too
 // with `remove`).
 bool clear_aside(const std::string& dir, bool remove, int depth, std::vector<std::string>& kept) {
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return false;
+  util::DirEntries d(dir);
+  if (!d.is_open()) return false;
   bool empty = true;
   std::vector<std::string> names;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  ::closedir(d);
+  for (const auto& e : d)
+    names.emplace_back(e.name);
   for (const auto& name : names) {
     std::string path = util::join(dir, name);
     struct stat st;
@@ -441,14 +428,14 @@ void doctor_aside_leftovers(const Project& project, const std::vector<Workspace>
   std::vector<std::string> places = admin_dirs(project.common_dir());
   places.push_back(project.common_dir());
   for (const auto& place : places) {
-    DIR* d = ::opendir(place.c_str());
-    if (!d) continue;
+    util::DirEntries d(place);
+    if (!d.is_open()) continue;
     std::vector<std::string> asides;
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
+    for (const auto& e : d) {
+      std::string name(e.name);
       struct stat st;
       if (name.rfind(kAsidePrefix, 0) != 0 ||
-          ::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
+          ::fstatat(d.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
         continue;
       // berth-aside-<time>-<pid>: a recent one is the evidence of what was planted, for the
       // user to look at after the repair that made it said so; only an old one is a leftover.
@@ -457,7 +444,6 @@ void doctor_aside_leftovers(const Project& project, const std::vector<Workspace>
       if (static_cast<long long>(::time(nullptr)) - made < kAsideKeptSeconds) continue;
       asides.push_back(util::join(place, name));
     }
-    ::closedir(d);
     std::string name;
     for (const auto& w : records)
       if (w.git_dir == place) name = w.name;

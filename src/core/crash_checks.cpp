@@ -5,13 +5,13 @@
 #include "core/registry.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
-#include <dirent.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -185,12 +185,12 @@ std::vector<Problem> stale_temp_files(const Project& project, Repair repair,
                                       std::vector<std::string>& repaired) {
   std::vector<Problem> problems;
   std::string dir = util::join(project.berth_dir(), "tmp");
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return problems;
+  util::DirEntries entries(dir);
+  if (!entries.is_open()) return problems;
   std::vector<std::string> stale;
-  while (dirent* e = ::readdir(d)) {
+  for (const auto& e : entries) {
     // berth names its temp files WHAT.PID.MORE (capture, nested, tree_edit): the writer's pid.
-    std::string leaf = e->d_name;
+    std::string leaf(e.name);
     auto dot = leaf.find('.');
     if (leaf[0] == '.' || dot == std::string::npos) continue;
     char* end = nullptr;
@@ -198,7 +198,6 @@ std::vector<Problem> stale_temp_files(const Project& project, Repair repair,
     if (pid <= 0 || *end != '.' || util::process_alive(static_cast<pid_t>(pid), 0)) continue;
     stale.push_back(util::join(dir, leaf));
   }
-  ::closedir(d);
   for (const auto& path : stale) {
     if (repair == Repair::yes && (::unlink(path.c_str()) == 0 || util::remove_tree(path))) {
       repaired.push_back(fmt::format("removed temp file {} of a berth that died", path));
@@ -231,10 +230,8 @@ struct DeadOp {
 std::vector<DeadOp> dead_ops(const Project& project) {
   std::vector<DeadOp> found;
   std::string dir = ops_dir(project);
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return found;
-  while (dirent* e = ::readdir(d)) {
-    std::string leaf = e->d_name;
+  for (const auto& e : util::DirEntries(dir)) {
+    std::string leaf(e.name);
     if (leaf.size() < 6 || leaf.compare(leaf.size() - 5, 5, ".json") != 0) continue;
     std::string file = util::join(dir, leaf);
     auto j = nlohmann::json::parse(util::read_file(file).value_or(""), nullptr, false);
@@ -244,7 +241,6 @@ std::vector<DeadOp> dead_ops(const Project& project) {
       continue; // still at work
     found.push_back({file, j});
   }
-  ::closedir(d);
   // Syncs first: a sync's undo covers the commit it started with.
   std::sort(found.begin(), found.end(), [](const DeadOp& a, const DeadOp& b) {
     return (a.j.value("op", "") == "sync") > (b.j.value("op", "") == "sync");

@@ -13,6 +13,7 @@
 #include "core/pool.hpp"
 
 #include "core/admin_files.hpp"
+#include "core/aside.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -23,12 +24,12 @@
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
+#include "util/dir.hpp"
 #include "util/file_lock.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
 #include <algorithm>
-#include <dirent.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -83,10 +84,8 @@ Result<void> save_slot(const Project& project, const SlotRecord& r) {
 
 std::vector<SlotRecord> load_slots(const Project& project) {
   std::vector<SlotRecord> slots;
-  DIR* d = ::opendir(records_dir(project).c_str());
-  if (!d) return slots;
-  while (dirent* e = ::readdir(d)) {
-    std::string file = e->d_name;
+  for (const auto& e : util::DirEntries(records_dir(project))) {
+    std::string file(e.name);
     if (file.size() <= 5 || file.substr(file.size() - 5) != ".json") continue;
     auto text = util::read_file(util::join(records_dir(project), file));
     if (!text) continue;
@@ -106,7 +105,6 @@ std::vector<SlotRecord> load_slots(const Project& project) {
     if (r.slot.id.empty() || r.slot.path.empty()) continue;
     slots.push_back(std::move(r));
   }
-  ::closedir(d);
   std::sort(slots.begin(), slots.end(),
             [](const auto& a, const auto& b) { return a.slot.created < b.slot.created; });
   return slots;
@@ -153,15 +151,8 @@ bool slot_untouched(const Project& project, const SlotRecord& r) {
   // patterns, no merge or rebase state for the next workspace to inherit.
   static const std::set<std::string> made{"HEAD",  "ORIG_HEAD", "commondir", "gitdir",
                                           "index", "locked",    "logs"};
-  if (DIR* d = ::opendir(r.slot.git_dir.c_str())) {
-    bool plain = true;
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name != "." && name != ".." && !made.count(name)) plain = false;
-    }
-    ::closedir(d);
-    if (!plain) return false;
-  }
+  for (const auto& e : util::DirEntries(r.slot.git_dir))
+    if (!made.count(std::string(e.name))) return false;
   // Detached at its commit, as the filler left it.
   auto head = util::read_file(util::join(r.slot.git_dir, "HEAD"));
   if (!head || chomp(*head) != r.slot.commit) return false;
@@ -294,25 +285,13 @@ std::string recyclable_git_dir(const Project& project, const std::string& path) 
   static const std::vector<std::string> plain = {"HEAD",       "ORIG_HEAD", "COMMIT_EDITMSG",
                                                  "FETCH_HEAD", "commondir", "gitdir",
                                                  "index",      "locked",    "logs"};
-  DIR* d = ::opendir(git_dir.c_str());
-  if (!d) return {};
-  bool ok = true;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
-    if (std::find(plain.begin(), plain.end(), name) == plain.end()) ok = false;
-  }
-  ::closedir(d);
-  if (!ok) return {};
-  DIR* logs = ::opendir(util::join(git_dir, "logs").c_str());
-  if (logs) {
-    while (dirent* e = ::readdir(logs)) {
-      std::string name = e->d_name;
-      if (name != "." && name != ".." && name != "HEAD") ok = false;
-    }
-    ::closedir(logs);
-  }
-  return ok ? git_dir : std::string();
+  util::DirEntries admin(git_dir);
+  if (!admin.is_open()) return {};
+  for (const auto& e : admin)
+    if (std::find(plain.begin(), plain.end(), e.name) == plain.end()) return {};
+  for (const auto& e : util::DirEntries(util::join(git_dir, "logs")))
+    if (e.name != "HEAD") return {};
+  return git_dir;
 }
 
 // After reset and clean: is every tracked path what a fresh checkout would have made? Regular
@@ -430,32 +409,10 @@ bool recycle_tree(const Project& project, const std::string& path, const std::st
   return true;
 }
 
-// The admin dir (<common>/worktrees/<id>) whose `gitdir` names the tree at `path`, or "".
-std::string admin_dir_naming(const Project& project, const std::string& path) {
-  std::string admin_root = util::join(project.common_dir(), "worktrees");
-  std::string admin;
-  if (DIR* d = ::opendir(admin_root.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name == "." || name == "..") continue;
-      auto gitdir = util::read_file(util::join(util::join(admin_root, name), "gitdir"));
-      if (gitdir && chomp(*gitdir) == util::join(path, ".git"))
-        admin = util::join(admin_root, name);
-    }
-    ::closedir(d);
-  }
-  return admin;
-}
-
 std::vector<std::string> entries_of(const std::string& dir) {
   std::vector<std::string> names;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return names;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  ::closedir(d);
+  for (const auto& e : util::DirEntries(dir))
+    names.emplace_back(e.name);
   return names;
 }
 
@@ -508,38 +465,8 @@ int count_trash(const Project& project) {
 
 } // namespace
 
-std::string trash_dir(const Project& project) {
-  return util::join(project.workspace_root(), ".trash");
-}
-
-std::string aside_may_go(const Project& project, const std::string& path) {
-  // Never a tree a record still claims (a corrupt record, or a workspace made at that path).
-  if (auto problem = aside_claim_problem(project, path); !problem.empty()) return problem;
-  // Its snapshot whole: a prune racing the snapshot may have deleted objects before its ref
-  // existed. A full look at the tree writes the work tree's objects again; what it cannot
-  // rewrite (the commit itself) keeps the tree.
-  std::string ref = aside_snapshot_ref(path);
-  auto commit = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
-  if (ref.empty() || !commit || !commit->ok()) return {}; // no snapshot (--no-trash)
-  if (snapshot_complete(project, chomp(commit->out))) return {};
-  settle_aside(project, path, false);
-  commit = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
-  if (commit && commit->ok() && snapshot_complete(project, chomp(commit->out))) return {};
-  return fmt::format("its snapshot {} lost objects (a `git gc --prune=now` racing the discard?); "
-                     "the tree is kept so that nothing is lost",
-                     ref);
-}
-
-bool remove_aside(const Project& project, const std::string& path) {
-  if (util::basename(util::dirname(path)) != ".trash") return false;
-  if (!aside_may_go(project, path).empty()) return false;
-  auto removed =
-      git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
-  if (removed && removed->ok()) return true;
-  std::string admin = admin_dir_naming(project, path);
-  if (!util::remove_tree(path)) return false;
-  if (!admin.empty()) (void)util::remove_tree(admin);
-  return true;
+std::string pool_records_dir(const Project& project) {
+  return records_dir(project);
 }
 
 namespace {
@@ -661,21 +588,6 @@ Result<PoolStatus> pool_drain(const Project& project) {
   }
   reap_trash(project);
   return pool_status(project);
-}
-
-Result<util::FileLock> lock_trash(const Project& project) {
-  if (auto made = util::make_dirs(records_dir(project)); !made)
-    return fail(ErrorCode::io_error, made.error());
-  auto lock = util::FileLock::acquire(util::join(records_dir(project), "reap.lock"));
-  if (!lock) return fail(ErrorCode::io_error, lock.error());
-  return std::move(*lock);
-}
-
-std::optional<util::FileLock> try_lock_trash(const Project& project) {
-  if (!util::make_dirs(records_dir(project))) return std::nullopt;
-  auto lock = util::FileLock::try_acquire(util::join(records_dir(project), "reap.lock"));
-  if (!lock || !lock->has_value()) return std::nullopt;
-  return std::move(**lock);
 }
 
 bool pool_refill_in_background(const Project& project) {

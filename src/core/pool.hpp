@@ -3,7 +3,6 @@
 #pragma once
 
 #include "berth/berth.hpp"
-#include "util/file_lock.hpp"
 
 #include <optional>
 #include <string>
@@ -23,25 +22,8 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
                                                 const std::string& branch, const std::string& start,
                                                 const std::string& lock_reason);
 
-/// Where discarded trees wait for deletion or recycling: <workspace-root>/.trash.
-std::string trash_dir(const Project& project);
-
-/// Why the tree moved aside to `path` may not be deleted yet ("" when it may): a record claims
-/// it, or its snapshot lost objects that a full look at the tree cannot write again. Every
-/// deletion of such a tree (discard, the background deleter, `doctor --repair`) asks.
-std::string aside_may_go(const Project& project, const std::string& path);
-/// Delete a tree `discard` moved aside into a `.trash` folder (once `aside_may_go` agrees): through
-/// git (which removes its admin dir too) or, when git refuses (its `.git` replaced by a folder,
-/// say), by hand: the tree, then the admin dir whose `gitdir` names it (berth's lock on it keeps
-/// `git worktree prune` away, and its HEAD would keep the branch name taken). Never anything
-/// outside a `.trash` folder.
-bool remove_aside(const Project& project, const std::string& path);
-
-/// Whoever settles and deletes trees in a `.trash` folder (the background deleter, `pool fill`,
-/// `discard` deleting its own tree, `doctor --repair`) holds this lock meanwhile: one at a time.
-Result<util::FileLock> lock_trash(const Project& project);
-/// The same lock if nobody holds it now (none: a deleter is at work).
-std::optional<util::FileLock> try_lock_trash(const Project& project);
+/// Where the pool keeps its records and locks: <common>/berth/pool (the trash lock too).
+std::string pool_records_dir(const Project& project);
 
 /// When the project has no helper executable (Project::helper) for the background work its
 /// config asks for (pool.size > 0, watch.enabled): the warning create and discard report.

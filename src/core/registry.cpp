@@ -2,12 +2,12 @@
 
 #include "core/name.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 #include "util/try.hpp"
 
 #include <algorithm>
-#include <dirent.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -177,10 +177,8 @@ Result<std::optional<Workspace>> Registry::load(const std::string& slug) const {
 Result<std::vector<Workspace>> Registry::load_all(std::vector<Problem>* problems) const {
   std::vector<Workspace> all;
   std::string dir = util::join(dir_, "workspaces");
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return all;
-  while (dirent* entry = ::readdir(d)) {
-    std::string file = entry->d_name;
+  for (const auto& entry : util::DirEntries(dir)) {
+    std::string file(entry.name);
     if (file.size() <= 5 || file.substr(file.size() - 5) != ".json") continue;
     auto record = load(file.substr(0, file.size() - 5));
     if (!record) {
@@ -198,7 +196,6 @@ Result<std::vector<Workspace>> Registry::load_all(std::vector<Problem>* problems
       all.push_back(std::move(**record));
     }
   }
-  ::closedir(d);
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return all;
 }

@@ -5,10 +5,10 @@
 #include "core/name.hpp"
 #include "core/registry.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 
 #include <algorithm>
-#include <dirent.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -36,15 +36,8 @@ bool is_standard_root(const Project& project, const std::string& root) {
 }
 
 bool has_entries(const std::string& dir) {
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return false;
-  bool any = false;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name != "." && name != "..") any = true;
-  }
-  ::closedir(d);
-  return any;
+  util::DirEntries entries(dir);
+  return entries.begin() != entries.end();
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 
 #include "berth/error.hpp"
 #include "core/sandbox.hpp"
+#include "util/fd.hpp"
 #include "util/try.hpp"
 
 #include <linux/filter.h>
@@ -15,35 +16,8 @@
 
 namespace berth::sandbox {
 
-/// An owned file descriptor.
-class UniqueFd {
-public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept {
-    if (this != &other) {
-      reset();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  ~UniqueFd() { reset(); }
-
-  int get() const { return fd_; }
-  explicit operator bool() const { return fd_ >= 0; }
-  /// Give up ownership without closing.
-  int release() { return std::exchange(fd_, -1); }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
-private:
-  int fd_ = -1;
-};
+/// An owned file descriptor (util::Fd; the name the sandbox files have always used).
+using UniqueFd = util::Fd;
 
 // ---- Landlock ----------------------------------------------------------------------------------
 

@@ -7,10 +7,10 @@
 #include "core/roots.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 
 #include <algorithm>
-#include <dirent.h>
 #include <fmt/format.h>
 
 namespace berth {
@@ -46,15 +46,10 @@ std::vector<std::string> admin_dirs_of(const Project& project, const std::string
   std::vector<std::string> found;
   std::string root = admin_root(project);
   std::string dotgit = util::join(tree, ".git");
-  DIR* d = ::opendir(root.c_str());
-  if (!d) return found;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
-    std::string admin = util::join(root, name);
+  for (const auto& e : util::DirEntries(root)) {
+    std::string admin = util::join(root, std::string(e.name));
     if (same_place(admin_gitdir(admin), dotgit)) found.push_back(admin);
   }
-  ::closedir(d);
   return found;
 }
 

@@ -3,6 +3,8 @@
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
+#include "util/dir.hpp"
+#include "util/fd.hpp"
 #include "util/paths.hpp"
 
 #include <cerrno>
@@ -11,7 +13,6 @@
 #include <csignal>
 #include <cstddef>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
@@ -39,14 +40,7 @@ constexpr size_t kMaxRoots = 1024;
 constexpr size_t kMaxRequest = size_t{64} * 1024;
 constexpr const char* kTokenPrefix = "berth:";
 
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f = -1) : fd(f) {}
-  Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
+using util::Fd;
 
 std::string hex64(uint64_t v) {
   return fmt::format("{:016x}", v);
@@ -140,8 +134,8 @@ void kill_wedged(pid_t pid, const std::string& common_dir) {
     Fd probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
     sockaddr_un addr;
     socklen_t len = make_address(watch_address(common_dir), addr);
-    if (probe.fd < 0 || ::connect(probe.fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
-        peer_pid(probe.fd) != pid)
+    if (probe.get() < 0 || ::connect(probe.get(), reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+        peer_pid(probe.get()) != pid)
       return;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -220,23 +214,21 @@ void Watcher::watch_tree(Root& root, const std::string& rel, bool report) {
     }
     dirs_[wd] = Dir{&root, dir};
     if (dir.empty()) root.wd = wd;
-    DIR* d = ::opendir(path.c_str());
-    if (!d) continue;
-    while (dirent* e = ::readdir(d)) {
-      std::string_view name = e->d_name;
-      if (name == "." || name == ".." || name == ".git") continue;
-      bool is_dir = e->d_type == DT_DIR;
-      if (e->d_type == DT_UNKNOWN) {
+    util::DirEntries d(path);
+    for (const auto& e : d) {
+      std::string_view name = e.name;
+      if (name == ".git") continue;
+      bool is_dir = e.type == DT_DIR;
+      if (e.type == DT_UNKNOWN) {
         struct stat st;
-        is_dir =
-            ::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+        is_dir = ::fstatat(d.fd(), std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                 S_ISDIR(st.st_mode);
       }
       std::string path_in = dir.empty() ? std::string(name) : dir + "/" + std::string(name);
       if (report) note(root, is_dir ? path_in + "/" : path_in);
       if (report && is_dir) note_listing(root, path_in);
       if (is_dir) todo.push_back(std::move(path_in));
     }
-    ::closedir(d);
   }
 }
 
@@ -372,15 +364,15 @@ std::string watch_address(const std::string& common_dir) {
 
 Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
   Fd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (listener.fd < 0)
+  if (listener.get() < 0)
     return fail(ErrorCode::io_error, fmt::format("socket: {}", std::strerror(errno)));
   sockaddr_un addr;
   socklen_t len = make_address(watch_address(common_dir), addr);
-  if (::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
+  if (::bind(listener.get(), reinterpret_cast<sockaddr*>(&addr), len) != 0) {
     if (errno == EADDRINUSE) return {}; // another watcher serves this project
     return fail(ErrorCode::io_error, fmt::format("bind: {}", std::strerror(errno)));
   }
-  if (::listen(listener.fd, 64) != 0)
+  if (::listen(listener.get(), 64) != 0)
     return fail(ErrorCode::io_error, fmt::format("listen: {}", std::strerror(errno)));
   Watcher watcher;
   if (watcher.fd() < 0)
@@ -389,17 +381,17 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
   using Clock = std::chrono::steady_clock;
   auto last_query = Clock::now();
   for (;;) {
-    pollfd fds[2] = {{listener.fd, POLLIN, 0}, {watcher.fd(), POLLIN, 0}};
+    pollfd fds[2] = {{listener.get(), POLLIN, 0}, {watcher.fd(), POLLIN, 0}};
     int r = ::poll(fds, 2, 1000);
     if (r < 0 && errno != EINTR)
       return fail(ErrorCode::io_error, fmt::format("poll: {}", std::strerror(errno)));
     // Keep the kernel's queue short, so it does not overflow between queries.
     if (r > 0 && (fds[1].revents & POLLIN)) watcher.drain();
     if (r > 0 && (fds[0].revents & POLLIN)) {
-      Fd client(::accept4(listener.fd, nullptr, nullptr, SOCK_CLOEXEC));
-      if (client.fd >= 0 && same_user(client.fd)) {
+      Fd client(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+      if (client.get() >= 0 && same_user(client.get())) {
         std::string request;
-        read_all(client.fd, request, kMaxRequest, 2000, '\n');
+        read_all(client.get(), request, kMaxRequest, 2000, '\n');
         if (auto nl = request.find('\n'); nl != std::string::npos) request.resize(nl);
         auto fields = std::vector<std::string>();
         for (size_t start = 0;;) {
@@ -423,7 +415,7 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
         } else {
           answer = "error: unknown request\n";
         }
-        write_all(client.fd, answer);
+        write_all(client.get(), answer);
         if (stop) return {};
       }
     }
@@ -435,25 +427,25 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
 
 Result<std::string> watch_ask(const std::string& common_dir, const std::string& request) {
   Fd sock(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (sock.fd < 0)
+  if (sock.get() < 0)
     return fail(ErrorCode::io_error, fmt::format("socket: {}", std::strerror(errno)));
   sockaddr_un addr;
   socklen_t len = make_address(watch_address(common_dir), addr);
-  if (::connect(sock.fd, reinterpret_cast<sockaddr*>(&addr), len) != 0)
+  if (::connect(sock.get(), reinterpret_cast<sockaddr*>(&addr), len) != 0)
     return fail(ErrorCode::not_found, "no watcher runs for this project");
   // Only a watcher of our own user is believed: another user could squat the name.
-  if (!same_user(sock.fd))
+  if (!same_user(sock.get()))
     return fail(ErrorCode::io_error, "the watcher's socket belongs to another user");
-  if (!write_all(sock.fd, request + "\n"))
+  if (!write_all(sock.get(), request + "\n"))
     return fail(ErrorCode::io_error, "cannot talk to the watcher");
-  ::shutdown(sock.fd, SHUT_WR);
+  ::shutdown(sock.get(), SHUT_WR);
   std::string answer;
   // A stopped watcher (SIGSTOP) still accepts connections (the kernel queues them) but never
   // answers: it is seen for what it is within a slice, killed, and the caller goes on without
   // it (a later query starts a new one). A busy one gets 10 s.
-  pid_t pid = peer_pid(sock.fd);
+  pid_t pid = peer_pid(sock.get());
   bool stuck = false;
-  if (!read_answer(sock.fd, pid, answer, 10000, &stuck)) {
+  if (!read_answer(sock.get(), pid, answer, 10000, &stuck)) {
     if (!stuck) return fail(ErrorCode::io_error, "the watcher did not answer");
     kill_wedged(pid, common_dir);
     return fail(ErrorCode::not_found,

@@ -5,6 +5,7 @@
 #include "berth/berth.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
+#include "core/registry.hpp"
 
 #include <string>
 #include <vector>
@@ -78,5 +79,28 @@ std::string idle_lock_reason(const Workspace& workspace);
 /// The identity berth's own bookkeeping commits carry (snapshots), so they never depend on the
 /// user having configured one.
 std::map<std::string, std::optional<std::string>> berth_identity();
+
+/// The reason every lock berth puts on a worktree starts with; a lock with another reason is the
+/// user's.
+inline constexpr const char* kLockReasonPrefix = "berth";
+
+// ---- shared by the workspace modules (workspace*.cpp, discard.cpp, restore.cpp) ----
+
+Registry registry_of(const Project& project);
+/// Whether `ref` exists in the repository.
+Result<bool> ref_exists(const Project& project, const std::string& ref);
+/// Whether git lists a worktree at `path` (true when git cannot tell).
+bool git_has_worktree(const Project& project, const std::string& path);
+/// The worktree's lock reason; `*locked` says whether it is locked at all.
+std::string read_lock_reason(const Workspace& w, bool* locked);
+/// Point the workspace's .git file back at its admin dir, as berth's record has it.
+void repoint_gitfile(const Workspace& w);
+
+/// The record of `name`, as it is (an untrusted one with `invalid` set): for status.
+Result<Workspace> load_record(const Project& project, std::string_view name);
+/// The record of `name`, refused when untrusted; re-linked in memory after a move.
+Result<Workspace> load_workspace(const Project& project, std::string_view name);
+/// What `berth status` shows of a workspace.
+WorkspaceStatus status_of(const Project& project, const Workspace& w);
 
 } // namespace berth

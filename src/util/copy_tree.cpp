@@ -1,8 +1,10 @@
 #include "util/copy_tree.hpp"
 
+#include "util/dir.hpp"
+#include "util/fd.hpp"
+
 #include <cerrno>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/fs.h>
@@ -30,26 +32,6 @@ namespace {
 std::string errno_text(std::string_view what, const std::string& path) {
   return fmt::format("{} {}: {}", what, path, std::strerror(errno));
 }
-
-class Fd {
-public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  /// close(2) reports delayed write errors (NFS, quotas): a copy is only done once it succeeded.
-  bool close() {
-    int fd = fd_;
-    fd_ = -1;
-    return ::close(fd) == 0;
-  }
-
-private:
-  int fd_;
-};
 
 // What one tree copy learned about the filesystems involved: once FICLONE or copy_file_range is
 // refused for lack of support, every later file would be refused the same way, so stop asking.
@@ -182,14 +164,13 @@ struct Copier {
     // Owner-writable while filling it; its own mode and time are set once its entries are in
     // (writing them changes the directory's mtime).
     if (::mkdir(to.c_str(), 0700) != 0) return tl::unexpected(errno_text("cannot create", to));
-    DIR* dir = ::opendir(from.c_str());
-    if (!dir) return tl::unexpected(errno_text("cannot list", from));
     std::vector<std::string> names;
-    while (dirent* entry = ::readdir(dir)) {
-      std::string_view name = entry->d_name;
-      if (name != "." && name != "..") names.emplace_back(name);
+    {
+      DirEntries dir(from);
+      if (!dir.is_open()) return tl::unexpected(errno_text("cannot list", from));
+      for (const auto& entry : dir)
+        names.emplace_back(entry.name);
     }
-    ::closedir(dir);
     for (const auto& name : names) {
       auto copied = tree(from + "/" + name, to + "/" + name);
       if (!copied) return copied;

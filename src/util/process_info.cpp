@@ -1,10 +1,10 @@
 #include "util/process_info.hpp"
 
 #include "util/atomic_file.hpp"
+#include "util/dir.hpp"
 
 #include <cerrno>
 #include <cstdlib>
-#include <dirent.h>
 #include <signal.h>
 #include <string>
 #include <unistd.h>
@@ -36,14 +36,13 @@ bool process_alive(pid_t pid, int64_t start_time) {
 
 std::vector<pid_t> processes_working_in(const std::string& dir) {
   std::vector<pid_t> found;
-  DIR* proc = ::opendir("/proc");
-  if (!proc) return found;
-  while (dirent* e = ::readdir(proc)) {
+  for (const auto& e : DirEntries("/proc")) {
+    std::string name(e.name);
     char* end = nullptr;
-    long pid = std::strtol(e->d_name, &end, 10);
+    long pid = std::strtol(name.c_str(), &end, 10);
     if (*end != '\0' || pid <= 0 || pid == ::getpid()) continue;
     char buf[4096];
-    std::string link = std::string("/proc/") + e->d_name + "/cwd";
+    std::string link = "/proc/" + name + "/cwd";
     ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
     if (n <= 0) continue;
     std::string cwd(buf, static_cast<size_t>(n));
@@ -51,36 +50,30 @@ std::vector<pid_t> processes_working_in(const std::string& dir) {
         (cwd.size() > dir.size() && cwd.compare(0, dir.size(), dir) == 0 && cwd[dir.size()] == '/'))
       found.push_back(static_cast<pid_t>(pid));
   }
-  ::closedir(proc);
   return found;
 }
 
 bool file_held_open(const std::string& path) {
-  DIR* proc = ::opendir("/proc");
-  if (!proc) return true; // cannot tell: held, to be safe
+  DirEntries proc("/proc");
+  if (!proc.is_open()) return true; // cannot tell: held, to be safe
   bool held = false;
-  while (!held) {
-    dirent* e = ::readdir(proc);
-    if (!e) break;
+  for (auto e = proc.begin(); !held && e != proc.end(); ++e) {
+    std::string name(e->name);
     char* end = nullptr;
-    long pid = std::strtol(e->d_name, &end, 10);
+    long pid = std::strtol(name.c_str(), &end, 10);
     if (*end != '\0' || pid <= 0) continue;
-    std::string fd_dir = std::string("/proc/") + e->d_name + "/fd";
-    DIR* fds = ::opendir(fd_dir.c_str());
-    if (!fds) continue;
-    while (dirent* f = ::readdir(fds)) {
-      if (f->d_name[0] == '.') continue;
+    std::string fd_dir = "/proc/" + name + "/fd";
+    for (const auto& f : DirEntries(fd_dir)) {
+      if (f.name[0] == '.') continue;
       char buf[4096];
-      std::string link = fd_dir + "/" + f->d_name;
+      std::string link = fd_dir + "/" + std::string(f.name);
       ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
       if (n > 0 && std::string(buf, static_cast<size_t>(n)) == path) {
         held = true;
         break;
       }
     }
-    ::closedir(fds);
   }
-  ::closedir(proc);
   return held;
 }
 

@@ -353,6 +353,22 @@ TEST(WorktreeList, MissingTerminatorStillYieldsTheLastEntry) {
   EXPECT_TRUE(list[0].detached);
 }
 
+TEST(WorktreeList, PathsWithNewlinesAndKeywordsStayWhole) {
+  // -z ends each field with NUL: a newline, or a line that looks like a keyword, is part of the
+  // path.
+  auto list = berth::parse_worktree_list(
+      z({"worktree /wt/two\nlines", "HEAD abc", "detached", "", "worktree /wt/x\nlocked reason",
+         "HEAD abc", "branch refs/heads/b", "locked", "prunable gone", ""}));
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].path, "/wt/two\nlines");
+  EXPECT_TRUE(list[0].detached);
+  EXPECT_FALSE(list[0].locked);
+  EXPECT_EQ(list[1].path, "/wt/x\nlocked reason");
+  EXPECT_TRUE(list[1].locked);
+  EXPECT_EQ(list[1].lock_reason, "");
+  EXPECT_TRUE(list[1].prunable);
+}
+
 // ---- worktree list, captured from git -------------------------------------------------------
 
 TEST(WorktreeListGit, MainLinkedDetachedLockedPrunable) {

@@ -1,16 +1,21 @@
 // util: paths, atomic files, the file lock, child processes, process identity, hashing.
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
+#include "util/dir.hpp"
+#include "util/fd.hpp"
 #include "util/file_lock.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
+#include "util/scope_exit.hpp"
 #include "util/temp_dir.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <optional>
 #include <string>
@@ -677,6 +682,138 @@ TEST(ProcessInfo, StartTimeParsesCommandNamesWithSpacesAndParens) {
   EXPECT_GE(start, util::process_start_time(::getpid()));
   EXPECT_TRUE(util::process_alive(child->pid(), start));
   // Destroying the Child kills and reaps it.
+}
+
+// ---- Fd, DirEntries, ScopeExit ----------------------------------------------------------------
+
+bool fd_open(int fd) {
+  return ::fcntl(fd, F_GETFD) != -1;
+}
+
+TEST(Fd, ClosesWhenItGoesOutOfScope) {
+  int raw = -1;
+  {
+    util::Fd fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    ASSERT_TRUE(fd);
+    raw = fd.get();
+    EXPECT_TRUE(fd_open(raw));
+  }
+  EXPECT_FALSE(fd_open(raw));
+}
+
+TEST(Fd, MoveTransfersOwnershipAndAssignmentClosesTheOld) {
+  util::Fd a(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  int first = a.get();
+  util::Fd b(std::move(a));
+  EXPECT_FALSE(a); // NOLINT(bugprone-use-after-move): the moved-from state is the point
+  EXPECT_EQ(b.get(), first);
+  util::Fd c(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  int second = c.get();
+  c = std::move(b);
+  EXPECT_FALSE(fd_open(second)) << "the descriptor assigned over is closed";
+  EXPECT_EQ(c.get(), first);
+  EXPECT_TRUE(fd_open(first));
+}
+
+TEST(Fd, ReleaseKeepsItOpenAndCloseReportsSuccess) {
+  util::Fd fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  int raw = fd.release();
+  EXPECT_FALSE(fd);
+  EXPECT_TRUE(fd_open(raw));
+  util::Fd again(raw);
+  EXPECT_TRUE(again.close());
+  EXPECT_FALSE(fd_open(raw));
+  EXPECT_FALSE(again);
+  EXPECT_TRUE(util::Fd().close()) << "nothing to close is no failure";
+}
+
+TEST(DirEntries, ListsEveryEntryButDotAndDotDot) {
+  auto dir = temp_dir();
+  for (const char* name : {"a", ".hidden", "..x", "b"})
+    ASSERT_TRUE(util::write_file_atomic(util::join(dir.path(), name), "x"));
+  ASSERT_TRUE(util::make_dirs(util::join(dir.path(), "sub")));
+  std::vector<std::string> names;
+  util::DirEntries entries(dir.path());
+  EXPECT_TRUE(entries.is_open());
+  for (const auto& e : entries) {
+    names.emplace_back(e.name);
+    if (e.name == "sub" && e.type != DT_UNKNOWN) {
+      EXPECT_EQ(e.type, DT_DIR);
+    }
+  }
+  EXPECT_EQ(entries.error(), 0);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"..x", ".hidden", "a", "b", "sub"}));
+  EXPECT_GE(entries.fd(), 0);
+}
+
+TEST(DirEntries, EmptyDirectoryYieldsNothing) {
+  auto dir = temp_dir();
+  util::DirEntries entries(dir.path());
+  EXPECT_TRUE(entries.is_open());
+  EXPECT_TRUE(entries.begin() == entries.end());
+  EXPECT_EQ(entries.error(), 0);
+}
+
+TEST(DirEntries, ReportsWhyItCannotBeOpened) {
+  auto dir = temp_dir();
+  util::DirEntries missing(util::join(dir.path(), "nope"));
+  EXPECT_FALSE(missing.is_open());
+  EXPECT_EQ(missing.error(), ENOENT);
+  EXPECT_TRUE(missing.begin() == missing.end());
+  EXPECT_EQ(missing.fd(), -1);
+  std::string file = util::join(dir.path(), "file");
+  ASSERT_TRUE(util::write_file_atomic(file, "x"));
+  util::DirEntries not_a_dir(file);
+  EXPECT_FALSE(not_a_dir.is_open());
+  EXPECT_EQ(not_a_dir.error(), ENOTDIR);
+}
+
+TEST(DirEntries, ClosesItsDescriptorWhenLeftEarly) {
+  auto dir = temp_dir();
+  for (const char* name : {"a", "b", "c"})
+    ASSERT_TRUE(util::write_file_atomic(util::join(dir.path(), name), "x"));
+  int raw = -1;
+  {
+    util::DirEntries entries(dir.path());
+    raw = entries.fd();
+    for (const auto& e : entries) {
+      (void)e;
+      break;
+    }
+    EXPECT_TRUE(fd_open(raw));
+  }
+  EXPECT_FALSE(fd_open(raw));
+}
+
+TEST(ScopeExit, RunsWhenTheScopeIsLeftWhicheverWay) {
+  int runs = 0;
+  {
+    auto undo = util::on_scope_exit([&] { ++runs; });
+    EXPECT_TRUE(undo.armed());
+  }
+  EXPECT_EQ(runs, 1);
+  auto early = [&](bool leave) {
+    auto undo = util::on_scope_exit([&] { ++runs; });
+    if (leave) return 1;
+    undo.release();
+    return 2;
+  };
+  EXPECT_EQ(early(true), 1);
+  EXPECT_EQ(runs, 2);
+  EXPECT_EQ(early(false), 2);
+  EXPECT_EQ(runs, 2) << "released: nothing runs";
+}
+
+TEST(ScopeExit, AMovedGuardRunsOnce) {
+  int runs = 0;
+  {
+    auto first = util::on_scope_exit([&] { ++runs; });
+    auto second = std::move(first);
+    EXPECT_FALSE(first.armed()); // NOLINT(bugprone-use-after-move)
+    EXPECT_TRUE(second.armed());
+  }
+  EXPECT_EQ(runs, 1);
 }
 
 } // namespace

@@ -1,0 +1,448 @@
+// Discarding a workspace: `discard`, and the rest of one a crash interrupted (finish_discard).
+#include "core/discard.hpp"
+
+#include "berth/berth.hpp"
+#include "core/admin_files.hpp"
+#include "core/aside.hpp"
+#include "core/behind.hpp"
+#include "core/capture.hpp"
+#include "core/crash_checks.hpp"
+#include "core/name.hpp"
+#include "core/nested.hpp"
+#include "core/pool.hpp"
+#include "core/porcelain.hpp"
+#include "core/ports.hpp"
+#include "core/registry.hpp"
+#include "core/roots.hpp"
+#include "core/sandbox.hpp"
+#include "core/setup.hpp"
+#include "core/shadow.hpp"
+#include "core/trash.hpp"
+#include "core/tree_claim.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/dir.hpp"
+#include "util/parallel.hpp"
+#include "util/paths.hpp"
+#include "util/process_info.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <functional>
+#include <future>
+#include <sys/stat.h>
+#include <thread>
+#include <tuple>
+#include <unistd.h>
+
+namespace berth {
+
+namespace {
+
+// A `git gc --prune=now` running meanwhile deletes objects the snapshot wrote before its ref
+// existed (or between two of its git calls, which then fail). Checked now, while the workspace
+// (tree, index, branch) is all there to take it again; a snapshot that cannot be made whole is
+// dropped (a ref to missing objects also breaks the user's next gc) and the discard stops before
+// anything is deleted.
+Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w, Content content) {
+  constexpr int kAttempts = 4;
+  Result<Snapshot> snap = fail(ErrorCode::git_failed, "no snapshot taken");
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    // Again without the shadow index, whose remembered trees may be the very objects pruned,
+    // and right after the gc running now (the next one prunes only after its repack).
+    if (attempt > 0) {
+      discard_shadow(project, w);
+      wait_for_running_gc(project);
+    }
+    snap = take_snapshot(project, w, content);
+    // The user's hook said no: asking again gets the same answer.
+    if (!snap && snap.error().code == ErrorCode::hook_refused) return snap;
+    std::optional<Error> why;
+    if (snap && snapshot_complete(project, snap->commit, &why)) return snap;
+    if (snap) {
+      (void)git_status_of(repo_call(project, {"update-ref", "-d", snap->ref, snap->commit}));
+      // The error carries the check that found objects missing.
+      Error lost = why ? std::move(*why) : Error{ErrorCode::git_failed, {}, {}, std::nullopt, {}};
+      lost.code = ErrorCode::git_failed;
+      lost.message = fmt::format("the snapshot of '{}' keeps losing objects (a `git gc "
+                                 "--prune=now` running meanwhile?): nothing was deleted",
+                                 w.name);
+      lost.hint = "wait for the gc to finish, then discard again";
+      snap = tl::unexpected(std::move(lost));
+    }
+  }
+  return snap;
+}
+
+} // namespace
+
+// The rest of a discard killed after its tree left its place (moved aside, or removed): the tree
+// aside lets go of the branch (its HEAD detached, as discard does), and the branch goes when
+// nothing else has it checked out and its commits are in the trash (or it never moved from the
+// base). Without this a dead discard left `berth/NAME` behind: `new` and `restore` of the name
+// failed with branch_exists, and doctor saw nothing.
+void finish_discard(const Project& project, const Workspace& w) {
+  std::string gitfile = util::read_file(util::join(w.git_dir, "gitdir")).value_or("");
+  std::string aside = util::dirname(chomp(gitfile));
+  // Killed between the two halves of the move aside (rename_worktree): the tree is in .trash,
+  // but the admin dir still names its old place. The tree whose .git file names this admin dir
+  // is it; the second half is done now (else `worktree remove` below would drop the admin dir
+  // and leave the tree in .trash for ever, unseen by doctor and the deleter).
+  if (!util::is_directory(aside) && util::is_directory(w.git_dir)) {
+    std::string trash = util::join(util::dirname(w.path), ".trash");
+    for (const auto& e : util::DirEntries(trash)) {
+      std::string path = util::join(trash, std::string(e.name));
+      if (e.name[0] == '.' || read_gitfile(path) != w.git_dir) continue;
+      auto real = util::real_path(path);
+      if (real && util::write_file_atomic(util::join(w.git_dir, "gitdir"),
+                                          util::join(*real, ".git") + "\n")) {
+        gitfile = util::join(*real, ".git");
+        aside = *real;
+      }
+      break;
+    }
+  }
+  if (!gitfile.empty() && aside != w.path && util::is_directory(aside)) {
+    Workspace moved = w;
+    moved.path = aside;
+    // As discard does for a tree it moves aside: submodule links made absolute for the deleter.
+    (void)repair_submodule_links(moved);
+    (void)git_status_of(workspace_call(
+        moved, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
+  } else {
+    (void)git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path}));
+  }
+  std::string ref = "refs/heads/" + w.branch;
+  auto tip = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+  if (!tip || !tip->ok()) return;
+  std::string commit = chomp(tip->out);
+  if (auto list = worktrees(project))
+    for (const auto& entry : *list)
+      if (entry.branch == ref) return;
+  if (commit == w.base || kept_in_trash(project, w.name, commit))
+    (void)git_status_of(repo_call(project, {"update-ref", "-d", ref, commit}));
+}
+
+// ---- the steps ---------------------------------------------------------------------------------
+
+void stop_work_in(const Workspace& current) {
+  if (current.state == State::busy &&
+      util::process_alive(current.holder_pid, current.holder_start)) {
+    util::stop_processes({static_cast<pid_t>(current.holder_pid)}, 10000);
+    if (util::is_directory(current.path))
+      util::stop_processes(util::processes_working_in(current.path), 2000);
+  }
+}
+
+DiscardClaim::DiscardClaim(Registry registry, Workspace held, Workspace as_found,
+                           std::string record_file, std::string original)
+    : registry_(std::move(registry)), held_(std::move(held)), as_found_(std::move(as_found)),
+      record_file_(std::move(record_file)), original_(std::move(original)) {}
+
+DiscardClaim::DiscardClaim(DiscardClaim&& other) noexcept
+    : present(other.present), symlinked(other.symlinked), registry_(std::move(other.registry_)),
+      held_(std::move(other.held_)), as_found_(std::move(other.as_found_)),
+      record_file_(std::move(other.record_file_)), original_(std::move(other.original_)),
+      armed_(std::exchange(other.armed_, false)) {}
+
+DiscardClaim::~DiscardClaim() {
+  if (!armed_) return;
+  auto relock = registry_.lock();
+  if (!relock) return;
+  auto now = registry_.load(name_slug(held_.name));
+  if (now && *now && (*now)->holder_pid == static_cast<int>(::getpid()) && !original_.empty())
+    (void)util::write_file_atomic(record_file_, original_);
+}
+
+Result<DiscardClaim> claim_for_discard(const Project& project, std::string_view name, Force force) {
+  Registry registry = registry_of(project);
+  auto lock = BERTH_TRY(registry.lock());
+  Workspace w = BERTH_TRY(load_workspace(project, name));
+
+  // A workspace in use stays, unless the user says otherwise.
+  if (held_alive(w) && (w.state != State::busy || force == Force::no))
+    return tl::unexpected(busy_error(w, w.state == State::busy
+                                            ? "wait for it to finish, or pass --force"
+                                            : "wait for it to finish"));
+  // A lock the user put on the worktree is theirs to lift.
+  bool locked = false;
+  std::string reason = read_lock_reason(w, &locked);
+  if (locked && reason.rfind(kLockReasonPrefix, 0) != 0)
+    return fail(ErrorCode::locked,
+                fmt::format("the worktree of '{}' is locked by someone else: {}", w.name,
+                            reason.empty() ? "(no reason given)" : reason),
+                fmt::format("unlock it first: git worktree unlock {}", w.path));
+
+  // What is on disk decides what can be saved, and what may be deleted.
+  bool symlinked = util::is_symlink(w.path);
+  bool present = util::is_directory(w.path) && util::is_directory(w.git_dir);
+  // A directory whose admin dir the record lost (a moved repository) holds work git cannot show:
+  // it is never deleted, nor taken for a missing one.
+  BERTH_TRY(refuse_unlinked(w));
+  // Nor is a workspace that moved with the repository (a root inside the checkout) taken for a
+  // missing one before its record is re-linked: its work would be split from its snapshot.
+  if (!present && !symlinked && !moved_with_checkout(project, w).empty())
+    return fail(ErrorCode::record_mismatch,
+                fmt::format("workspace '{}' moved with the repository to {}; its record still "
+                            "names {}",
+                            w.name, moved_with_checkout(project, w), w.path),
+                "run `berth doctor --repair` to re-link it, then discard again");
+  // The record must be the tree's: never another workspace's tree, admin dir or the project.
+  if (present) {
+    auto records = BERTH_TRY(registry.load_all());
+    BERTH_TRY(may_delete_tree(project, records, w));
+  }
+  // Its own root decides, not today's configuration: a workspace made under another
+  // `workspace_root` is still berth's to delete.
+  if ((present || symlinked) && !deletable_workspace_path(project, w)) {
+    std::string root = workspace_root_of(project, w);
+    return fail(ErrorCode::unsafe_path,
+                fmt::format("workspace '{}' lies outside its workspace root ({}): berth will not "
+                            "delete {}",
+                            w.name, root.empty() ? project.workspace_root() : root, w.path),
+                "move or delete that directory yourself, then run `berth discard` again");
+  }
+
+  std::string record_file = registry.record_path(name_slug(w.name));
+  std::string original = util::read_file(record_file).value_or("");
+  // Claimed (discarding, held by this process), then the lock is released (on return).
+  Workspace as_found = w;
+  hold(w, State::discarding);
+  BERTH_TRY(registry.save(w));
+  DiscardClaim claim(registry, w, as_found, record_file, original);
+  claim.present = present;
+  claim.symlinked = symlinked;
+  return claim;
+}
+
+Result<void> make_saveable(const Workspace& w, bool present, std::vector<std::string>& warnings) {
+  // A FIFO or the like planted in its admin dir would hang every git call below: moved aside
+  // (HEAD, the index and the links rebuilt from the record), so the work is saved as usual.
+  if (present) {
+    auto repaired = BERTH_TRY(repair_admin_files(w));
+    for (const auto& moved : repaired)
+      warnings.push_back(fmt::format("workspace '{}': {}", w.name, moved));
+  }
+  return {};
+}
+
+Result<void> bring_back_lost_branch(const Project& project, const Workspace& w,
+                                    std::vector<std::string>& warnings) {
+  if (auto lost = lost_branch(project, w); lost && lost->head_on_it) {
+    std::string at = lost->commit.empty() ? w.base : lost->commit;
+    BERTH_TRY(make_branch_again(project, w, at, "berth discard: branch made again to save it"));
+    if (lost->commit.empty())
+      warnings.push_back(fmt::format(
+          "branch {} had been deleted and its last commit is unknown: the work is saved on top of "
+          "the base",
+          w.branch));
+  }
+  return {};
+}
+
+std::string branch_tip(const Project& project, const Workspace& w) {
+  if (auto tip = git_status_of(
+          repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
+      tip && tip->ok())
+    return chomp(tip->out);
+  return {};
+}
+
+Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present) {
+  Content content = present ? Content::work_tree : Content::commits_only;
+  auto snap = BERTH_TRY(take_whole_snapshot(project, w, content));
+  test_kill_at("discard-snapshot");
+  return snap;
+}
+
+std::string move_aside(const Project& project, const Workspace& w, bool present, bool symlinked,
+                       const std::optional<Snapshot>& snapshot, bool note_root) {
+  // A symlink in place of the directory is removed itself; what it points to is never touched.
+  if (symlinked) ::unlink(w.path.c_str());
+  if (present) repoint_gitfile(w);
+  // Move the tree aside (a rename), so the lock is released before the slow deletion.
+  std::string doomed = w.path;
+  if (present) {
+    // Into the .trash folder of its own root (deletable_workspace_path made sure the path is a
+    // direct child of it): a rename, never a copy across file systems.
+    std::string aside =
+        util::join(util::join(util::dirname(w.path), ".trash"),
+                   snapshot ? aside_name(w.name, snapshot->ref)
+                            : fmt::format("{}.{}.{}", name_slug(w.name), unix_now(), ::getpid()));
+    if (util::make_dirs(util::dirname(aside)) &&
+        (rename_worktree(w.git_dir, w.path, aside, "discard-moved") ||
+         git_status_of(
+             repo_call(project, {"worktree", "move", "--force", "--force", w.path, aside}))
+             .map([](const util::ProcessResult& r) { return r.ok(); })
+             .value_or(false)))
+      doomed = aside;
+  }
+  if (doomed != w.path) {
+    // The tree aside keeps its admin dir (the deleter's full look reads its index) but lets go
+    // of the branch: a HEAD still on it would make git refuse the name to the next `new` or
+    // `restore` ("already checked out") until the tree is deleted. HEAD is detached in place.
+    Workspace aside = w;
+    aside.path = doomed;
+    // Its submodules' relative links (`git submodule` writes them so) no longer lead to their
+    // modules from one level deeper: made absolute, so that the deleter's full look can read them.
+    (void)repair_submodule_links(aside);
+    (void)git_status_of(workspace_call(
+        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
+    // A root other than today's: the background deleter learns of it here.
+    if (note_root) note_trash_root(project, util::dirname(w.path));
+  }
+  return doomed;
+}
+
+Result<void> remove_in_place(const Project& project, const Workspace& w) {
+  auto removed = BERTH_TRY(
+      git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", w.path})));
+  if (!removed.ok())
+    return tl::unexpected(
+        git_error(repo_call(project, {"worktree", "remove"}), removed,
+                  fmt::format("cannot remove workspace '{}': {}", w.name, chomp(removed.err))));
+  return {};
+}
+
+void drop_branch(const Project& project, const Workspace& w, const std::string& tip,
+                 const std::string& tree_now, std::vector<std::string>& warnings) {
+  if (tip.empty()) return;
+  bool checked_out = false;
+  if (auto list = worktrees(project))
+    for (const auto& entry : *list)
+      if (entry.branch == "refs/heads/" + w.branch && entry.path != tree_now) checked_out = true;
+  if (checked_out)
+    warnings.push_back(fmt::format("branch {} is checked out in another worktree: kept", w.branch));
+  else if (auto del = git_status_of(
+               repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, tip}));
+           !del || !del->ok())
+    warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
+}
+
+Result<void> forget_workspace(const Project& project, const Workspace& w) {
+  Registry registry = registry_of(project);
+  auto relock = BERTH_TRY(registry.lock());
+  BERTH_TRY(registry.remove(name_slug(w.name)));
+  discard_shadow(project, w);
+  return {};
+}
+
+void delete_aside(const Project& project, const std::string& aside, bool background,
+                  std::vector<std::string>& warnings) {
+  if (background) {
+    // The tree is deleted by the background pool filler, which also refills the pool: discard
+    // returns now, whatever the size of the tree.
+    pool_refill_in_background(project);
+    return;
+  }
+  // Not while a deleter (started when a pool was in use) works on the same folder.
+  auto reaping = lock_trash(project);
+  settle_aside(project, aside, false);
+  if (!remove_aside(project, aside))
+    warnings.push_back(fmt::format("could not delete {}; remove it by hand", aside));
+}
+
+// What the snapshot says of the work: whether any would have been lost without it (a tree or a
+// history that differs from the base, or a nested repository's own work), and what a missing
+// directory left to save.
+void note_what_was_saved(const Project& project, const Workspace& w, const Snapshot& snap,
+                         bool present, bool symlinked, Discarded& d) {
+  d.warnings.insert(d.warnings.end(), snap.warnings.begin(), snap.warnings.end());
+  d.unsaved_work = d.unsaved_work || !snap.nested.empty();
+  auto trees =
+      git_status_of(repo_call(project, {"rev-parse", snap.commit + "^{tree}", w.base + "^{tree}"}));
+  if (trees && trees->ok()) {
+    auto lines = split_lines(trees->out);
+    d.unsaved_work =
+        d.unsaved_work || snap.head != w.base || (lines.size() == 2 && lines[0] != lines[1]);
+  }
+  if (!present)
+    d.warnings.push_back(
+        snap.head == w.base && snap.nested.empty()
+            ? std::string(symlinked ? "the workspace directory had been replaced by a symlink"
+                                    : "the workspace directory was missing") +
+                  " and no commit of its own was found (its branch gone, or never moved): "
+                  "nothing was saved"
+        : symlinked ? "the workspace directory had been replaced by a symlink: only its commits "
+                      "were saved"
+                    : "the workspace directory was missing: only its commits were saved");
+}
+
+// ---- the flow ----------------------------------------------------------------------------------
+
+Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
+                                    Trash trash) {
+  BERTH_TRY(recover_interrupted(project));
+  Discarded d;
+  if (force == Force::yes) stop_work_in(BERTH_TRY(load_workspace(project, name)));
+  DiscardClaim claim = BERTH_TRY(claim_for_discard(project, name, force));
+  const Workspace& w = claim.workspace();
+  d.workspace = claim.as_found();
+  const bool present = claim.present, symlinked = claim.symlinked;
+
+  BERTH_TRY(make_saveable(w, present, d.warnings));
+  // Whether anything would be lost. With a snapshot, the snapshot itself answers (below), so the
+  // tree is walked once, not twice; only --no-trash needs a status first.
+  WorkspaceStatus before =
+      present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
+  BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
+  std::string tip = branch_tip(project, w);
+  d.unsaved_work = before.dirty || before.ahead > 0 || (!tip.empty() && tip != w.base);
+  // A directory gone: its submodules' commits may still be in its admin dir, going with it.
+  if (!present && trash == Trash::no && !d.unsaved_work)
+    d.unsaved_work = modules_hold_own_commits(project, w, tip.empty() ? w.base : tip);
+  if (trash == Trash::no && d.unsaved_work && force == Force::no)
+    return tl::unexpected(Error{
+        ErrorCode::unsaved_work,
+        fmt::format(
+            "workspace '{}' has work that --no-trash would lose ({} commit(s), {} changed file(s))",
+            w.name, before.ahead,
+            before.staged + before.modified + before.untracked + before.conflicted),
+        "drop --no-trash to keep a snapshot, or add --force to lose it",
+        std::nullopt,
+        {}});
+
+  // Ignored files (build output) are not saved; say how much goes, so nothing vanishes silently.
+  // A tree left to the background deleter is counted there (a walk of the whole tree, which
+  // discard does not wait for; `restore --list` shows the count); one deleted here is counted
+  // while the snapshot is taken, each walk on its own core.
+  // (Only with a helper to start: else nothing would ever delete the tree.)
+  bool background = present && trash == Trash::yes && project.config().get_int("pool.size") > 0 &&
+                    !project.helper().empty();
+  if (auto warning = missing_helper_warning(project)) d.warnings.push_back(*warning);
+  d.ignored_counted = !background;
+  std::future<std::pair<uint64_t, uint64_t>> ignored;
+  if (present && !background)
+    ignored = std::async(std::launch::async, [&w] { return count_ignored(w.git_dir, w.path); });
+  // Left to the deleter, they are still named when there are any (a quick look beside the
+  // snapshot, not a count).
+  std::future<bool> any_ignored;
+  if (background)
+    any_ignored = std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
+
+  if (trash == Trash::yes) {
+    d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present));
+    note_what_was_saved(project, w, *d.snapshot, present, symlinked, d);
+  }
+  if (ignored.valid()) std::tie(d.ignored_files, d.ignored_bytes) = ignored.get();
+  if (any_ignored.valid()) d.ignored_present = any_ignored.get();
+
+  std::string doomed = move_aside(project, w, present, symlinked, d.snapshot, background);
+  // Nothing to remove when git no longer has the worktree (removed or pruned behind berth's
+  // back, the directory gone too): `git worktree remove` would refuse it for ever.
+  if (doomed == w.path && (present || symlinked || git_has_worktree(project, w.path)))
+    BERTH_TRY(remove_in_place(project, w));
+  // The tree has left its place: from here on a crash is finished by the next command
+  // (recover_interrupted), never undone.
+  claim.keep();
+  drop_branch(project, w, tip, doomed, d.warnings);
+  BERTH_TRY(forget_workspace(project, w));
+  if (doomed != w.path) delete_aside(project, doomed, background, d.warnings);
+  return d;
+}
+
+} // namespace berth
