@@ -4,6 +4,7 @@
 #include "berth/json.hpp"
 #include "cli/commands.hpp"
 #include "cli/render.hpp"
+#include "mcp/server.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -74,6 +75,8 @@ int run_main(int argc, char** argv) {
     if (std::strcmp(argv[2], "hook") == 0) return cli::watch_hook_main(argc, argv);
     if (std::strcmp(argv[2], "serve") == 0) return cli::watch_serve_main(argc, argv);
   }
+  // `berth mcp`: stdout is the MCP protocol, so not the parser's rendering path.
+  if (argc >= 2 && std::strcmp(argv[1], "mcp") == 0) return mcp::mcp_main(argc, argv);
   cli::Args args;
   bool wants_json = false;
   for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
