@@ -47,6 +47,8 @@ std::string help_text(const CLI::App& app) {
                     "commands:\n";
   for (const auto& cmd : cli::commands())
     out += fmt::format("  {:<10} {}\n", cmd.name, cmd.summary);
+  // Not an entry of the table: the MCP server is a front end of its own (src/mcp/).
+  out += fmt::format("  {:<10} {}\n", "mcp", "serve this project to an MCP client on stdio");
   out +=
       "  help       show help for berth or a command\n\n"
       "global options (before or after the command):\n"
