@@ -79,6 +79,11 @@ int run_main(int argc, char** argv) {
   }
   // `berth mcp`: stdout is the MCP protocol, so not the parser's rendering path.
   if (argc >= 2 && std::strcmp(argv[1], "mcp") == 0) return mcp::mcp_main(argc, argv);
+  if (argc == 3 && std::strcmp(argv[1], "help") == 0 && std::strcmp(argv[2], "mcp") == 0) {
+    char help[] = "--help";
+    char* mcp_help[] = {argv[0], argv[2], help};
+    return mcp::mcp_main(3, mcp_help);
+  }
   cli::Args args;
   bool wants_json = false;
   for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)

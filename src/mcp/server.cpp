@@ -318,13 +318,16 @@ private:
   std::atomic<bool> initialized_{false};
 };
 
+// In the layout of the other commands' help (CLI11's), which scripts/completions reads.
 const char* kUsage =
-    "usage: berth mcp [-C DIR] [-c KEY=VALUE] [--allow-accept] [--allow-unsandboxed]\n"
-    "Serve this project's workspaces to an MCP client on stdin/stdout (see docs/mcp.md).\n"
-    "  -C DIR               serve the repository at DIR (default: the current directory)\n"
-    "  -c KEY=VALUE         override a config value (repeatable)\n"
-    "  --allow-accept       offer workspace_accept (lands changes on your branches)\n"
-    "  --allow-unsandboxed  let the agent run commands outside the sandbox (sandbox: false)\n";
+    "Serve this project's workspaces to an MCP client on stdin/stdout (see docs/mcp.md)\n"
+    "Usage: berth mcp [OPTIONS]\n\n"
+    "Options:\n"
+    "  -h,--help             Print this help message and exit\n"
+    "  -C DIR                serve the repository at DIR (default: the current directory)\n"
+    "  -c KEY=VALUE          override a config value (repeatable)\n"
+    "  --allow-accept        offer workspace_accept (lands changes on your branches)\n"
+    "  --allow-unsandboxed   let the agent run commands outside the sandbox (sandbox: false)\n";
 
 } // namespace
 

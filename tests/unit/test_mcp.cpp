@@ -2,6 +2,7 @@
 // the size cap, and the bundling of published schemas into self-contained output schemas.
 #include "mcp/protocol.hpp"
 #include "mcp/schemas.hpp"
+#include "mcp/tools.hpp"
 
 #include <functional>
 #include <gtest/gtest.h>
@@ -114,6 +115,37 @@ TEST(McpSchemas, BundledSchemasAreSelfContainedObjects) {
   EXPECT_EQ(list["properties"]["workspaces"]["type"], "array");
   EXPECT_EQ(list["required"], json::array({"workspaces"}));
   EXPECT_THROW(mcp::bundled_schema("no-such"), std::out_of_range);
+}
+
+TEST(McpTools, ArgumentsCheckedAgainstTheInputSchema) {
+  json schema = {{"type", "object"},
+                 {"properties",
+                  {{"name", {{"type", "string"}}},
+                   {"limit", {{"type", "integer"}, {"minimum", 0}}},
+                   {"command", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+                   {"strategy", {{"type", "string"}, {"enum", {"apply", "merge"}}}}}},
+                 {"required", {"name"}}};
+  EXPECT_EQ(mcp::check_arguments(schema, {{"name", "x"}}), "");
+  EXPECT_EQ(mcp::check_arguments(schema, {{"name", "x"}, {"command", {"a", "b"}}}), "");
+  EXPECT_NE(mcp::check_arguments(schema, json::object()).find("missing required argument 'name'"),
+            std::string::npos);
+  EXPECT_NE(mcp::check_arguments(schema, {{"name", 5}}).find("type string"), std::string::npos);
+  EXPECT_NE(mcp::check_arguments(schema, {{"name", "x"}, {"extra", 1}}).find("unknown"),
+            std::string::npos);
+  EXPECT_NE(mcp::check_arguments(schema, {{"name", "x"}, {"limit", -1}}).find("at least"),
+            std::string::npos);
+  EXPECT_NE(mcp::check_arguments(schema, {{"name", "x"}, {"command", {"a", 1}}}), "");
+  EXPECT_NE(mcp::check_arguments(schema, {{"name", "x"}, {"strategy", "nope"}}).find("one of"),
+            std::string::npos);
+  EXPECT_NE(mcp::check_arguments(schema, json::array()), "");
+}
+
+TEST(McpTools, CapKeepsStartAndEnd) {
+  EXPECT_EQ(mcp::cap_middle("short", 100), "short");
+  std::string capped = mcp::cap_middle(std::string(50, 'a') + std::string(50, 'b'), 20);
+  EXPECT_EQ(capped.substr(0, 10), std::string(10, 'a'));
+  EXPECT_EQ(capped.substr(capped.size() - 10), std::string(10, 'b'));
+  EXPECT_NE(capped.find("80 bytes left out"), std::string::npos);
 }
 
 } // namespace
