@@ -72,6 +72,9 @@ struct WorkspaceStatus {
   int behind = 0;          ///< commits of base not in HEAD (the agent reset or rebased past it)
   bool dirty = false;      ///< any staged, unstaged or untracked change
   int staged = 0, modified = 0, untracked = 0, conflicted = 0;
+  /// false when git could not count them (hostile, unreadable, branch_missing with HEAD naming
+  /// the deleted branch): the counts are then unknown — 0 here, null in JSON — never "clean".
+  bool counted = true;
   int64_t last_used = 0;   ///< the later of berth's record and git activity in the worktree
   std::string lock_reason; ///< why git sees the worktree locked ("" when not)
   /// Why berth would not let git look inside (state "hostile"): a planted FIFO, say. "" if none.

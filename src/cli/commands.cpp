@@ -125,7 +125,7 @@ std::string changes_cell(const berth::WorkspaceStatus& s) {
   // No work tree to look at (gone, or not to be trusted): no changes to show.
   if (s.state == "missing" || s.state == "removed" || s.state == "unlinked" || s.state == "invalid")
     return "-";
-  if (s.state == "unreadable" || s.state == "hostile" || (s.dirty && s.head.empty())) return "?";
+  if (!s.counted || (s.dirty && s.head.empty())) return "?";
   if (!s.dirty) return "clean";
   std::vector<std::string> parts;
   if (s.staged) parts.push_back(fmt::format("+{}", s.staged));
@@ -211,8 +211,9 @@ Result<Output> run_status(const Args& args, const berth::Project& project) {
   line("head", s.head.empty() ? "-" : s.head);
   line("commits", fmt::format("{} ahead of base{}", s.ahead,
                               s.behind ? fmt::format(", {} behind", s.behind) : ""));
-  line("changes", fmt::format("{} staged, {} modified, {} untracked, {} conflicted", s.staged,
-                              s.modified, s.untracked, s.conflicted));
+  line("changes", s.counted ? fmt::format("{} staged, {} modified, {} untracked, {} conflicted",
+                                          s.staged, s.modified, s.untracked, s.conflicted)
+                            : std::string("unknown (git cannot look inside; see state)"));
   line("owner", w.owner.empty() ? "-" : w.owner);
   line("created", fmt::format("{} ({} ago)", berth::iso_time(w.created), age(w.created, now)));
   line("last used",

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -39,6 +40,7 @@
 #include <set>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <thread>
 #include <unistd.h>
 
 namespace berth {
@@ -965,6 +967,21 @@ Result<void> check_no_accept_pending(const Project& project, const std::string& 
               "run `berth doctor --repair` first");
 }
 
+// Another accept into `branch` still running (two agents accepting at once): wait for it — an
+// accept takes seconds — so that they land one after the other, the second planned on top of the
+// first, instead of the second being refused. Never under the registry lock; after
+// kAcceptWaitSeconds the check that follows refuses `busy` as before.
+constexpr int kAcceptWaitSeconds = 30;
+void wait_for_running_accept(const Project& project, const std::string& branch) {
+  std::string file = intent_path(project, branch);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kAcceptWaitSeconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto in = load_intent(file); // gone (finished) or unreadable: nothing to wait for
+    if (!in || !util::process_alive(in->pid, in->pid_start)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 // Record the intent, before the first file is written; under the registry lock, so that two
 // accepts into one branch never both go ahead.
 Result<void> claim_intent(const Project& project, const Registry& registry, const Intent& in) {
@@ -1029,6 +1046,7 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   a.target = target.branch;
   a.target_worktree = target.worktree;
   a.old_commit = target.commit;
+  wait_for_running_accept(project, target.branch);
   BERTH_TRY(check_no_accept_pending(project, target.branch));
   std::string busy_with = BERTH_TRY(operation_in_progress(project, target));
   if (!busy_with.empty())
@@ -1157,7 +1175,11 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
     in.pid = static_cast<int>(::getpid());
     in.pid_start = util::process_start_time(::getpid());
     in.paths = BERTH_TRY(path_changes(project, target.commit, result_tree));
-    BERTH_TRY(claim_intent(project, registry, in));
+    if (auto claimed = claim_intent(project, registry, in); !claimed) {
+      // Another accept claimed the branch since we waited: plan again once it has landed.
+      *lost_race = claimed.error().code == ErrorCode::busy;
+      return tl::unexpected(claimed.error());
+    }
     BERTH_TRY(land_in_checkout(project, in, reflog, lost_race));
     if (in.moves_head) {
       GitCall hook{{"hook", "run", "--ignore-missing", "post-merge", "--",

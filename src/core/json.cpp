@@ -52,10 +52,12 @@ void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
   j["ahead"] = s.ahead;
   j["behind"] = s.behind;
   j["dirty"] = s.dirty;
-  j["changes"] = {{"staged", s.staged},
-                  {"modified", s.modified},
-                  {"untracked", s.untracked},
-                  {"conflicted", s.conflicted}};
+  // Unknown counts are null, so that no script reads "0 changes" as "clean".
+  j["changes"] = s.counted ? nlohmann::json{{"staged", s.staged},
+                                            {"modified", s.modified},
+                                            {"untracked", s.untracked},
+                                            {"conflicted", s.conflicted}}
+                           : nlohmann::json(nullptr);
   j["last_used"] = iso_time(s.last_used);
   j["lock_reason"] = s.lock_reason;
   j["invalid"] =

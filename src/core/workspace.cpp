@@ -440,34 +440,40 @@ Result<void> recover_interrupted(const Project& project) {
   // so that no other command undoes it at the same time), and undone or finished after it: the
   // branch's deletion runs the user's reference-transaction hook, never under the lock. If this
   // process dies too, the next command takes it over again (each step can be done twice).
-  std::vector<Workspace> undo, finish;
+  std::vector<Workspace> undo, finish, revive;
   {
     auto lock = BERTH_TRY(registry.lock());
     for (auto& w : BERTH_TRY(registry.load_all())) {
       if (!held(w) || util::process_alive(w.holder_pid, w.holder_start)) continue;
       if (!record_problem(project, w).empty()) continue; // never acted on (doctor reports it)
-      if (w.state == State::creating || (w.state == State::discarding && !util::exists(w.path))) {
-        hold(w, w.state);
-        BERTH_TRY(registry.save(w));
-        (w.state == State::creating ? undo : finish).push_back(w);
-        continue;
-      }
-      // A run that died: what its end would have done. Non-files its command planted in the
-      // admin dir moved aside first (the session's end reads HEAD), then its sandboxed session
-      // finished if it left one (HEAD detached, objects in quarantine); the workspace is free.
-      // (Also a discard that died before its tree left its place: the workspace is as it was,
-      // its snapshot in the trash.)
-      if (util::is_directory(w.git_dir)) (void)repair_admin_files(w);
-      (void)recover_confined_session(project, w);
-      w.state = State::ready;
-      w.holder_pid = 0;
-      w.holder_start = 0;
+      bool dead_run =
+          !(w.state == State::creating || (w.state == State::discarding && !util::exists(w.path)));
+      hold(w, w.state); // taken over: no other command acts on it meanwhile
       BERTH_TRY(registry.save(w));
-      set_lock_reason(project, w, idle_lock_reason(w));
+      (dead_run ? revive : w.state == State::creating ? undo : finish).push_back(w);
     }
   }
   for (const auto& w : undo)
     roll_back(project, w, w.start.empty() ? w.base : w.start);
+  // A run that died: what its end would have done. Non-files its command planted in the admin
+  // dir moved aside first (the session's end reads HEAD), then its sandboxed session finished if
+  // it left one (HEAD detached, objects in quarantine); the workspace is free. (Also a discard
+  // that died before its tree left its place: the workspace is as it was, its snapshot in the
+  // trash.) Outside the lock: rebuilding the index and moving the session's commits onto the
+  // branch run the user's hooks (post-index-change, reference-transaction).
+  for (auto w : revive) {
+    if (util::is_directory(w.git_dir)) (void)repair_admin_files(w);
+    (void)recover_confined_session(project, w);
+    auto lock = BERTH_TRY(registry.lock());
+    auto now = BERTH_TRY(registry.load(name_slug(w.name)));
+    if (!now || now->holder_pid != static_cast<int>(::getpid())) continue; // not ours now
+    w = *now;
+    w.state = State::ready;
+    w.holder_pid = 0;
+    w.holder_start = 0;
+    BERTH_TRY(registry.save(w));
+    set_lock_reason(project, w, idle_lock_reason(w));
+  }
   // The snapshot was taken before anything was removed; finish the removal.
   for (const auto& w : finish) {
     finish_discard(project, w);
@@ -807,6 +813,7 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     if (!holder_alive) s.state = "hostile";
     s.problem = describe_hostile(hostile);
     s.dirty = true;
+    s.counted = false;
     s.ahead = branch_commits(project, w);
     return s;
   }
@@ -853,6 +860,7 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
       if (unborn) {
         s.staged = s.modified = s.untracked = s.conflicted = 0;
         s.dirty = true;
+        s.counted = false;
         counts_out.clear();
       }
     }
@@ -861,6 +869,7 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
     // workspace may hold work, so it is never shown as clean.
     if (s.state == "ready") s.state = "unreadable";
     s.dirty = true;
+    s.counted = false;
   }
   auto text = chomp(counts_out);
   if (auto tab = text.find('\t'); tab != std::string::npos) {

@@ -30,6 +30,11 @@ state() { berth --json list | jq -r --arg n "$1" '.[] | select(.name == $n) | .s
 for n in a b c; do assert_eq "$(state $n)" branch_missing; done
 assert_eq "$(berth --json status a | jq -r .state)" branch_missing
 assert_eq "$(berth --json status a | jq -r .dirty)" true # its work is unknown, never "clean"
+# ... and its counts too: null, not zeros a script would read as "nothing changed".
+assert_eq "$(berth --json status a | jq -c .changes)" null
+assert_eq "$(berth --json list | jq -c '.[] | select(.name == "a") | .changes')" null
+assert_contains "$(berth status a)" "changes    unknown"
+assert_eq "$(berth list | awk '$1 == "a" {print $5}')" "?"
 
 # diff: a clear error where HEAD names the deleted branch; the detached one still works.
 before=$(fingerprint)

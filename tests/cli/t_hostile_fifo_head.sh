@@ -9,6 +9,7 @@ two_workspaces_one_fifo y HEAD
 out=$(bounded --json list)
 assert_eq "$(jq -r '.[] | select(.name == "y") | .state' <<<"$out")" hostile "y's state"
 assert_eq "$(jq -r '.[] | select(.name == "x") | .state' <<<"$out")" ready "x's state"
+assert_eq "$(jq -c '.[] | select(.name == "y") | .changes' <<<"$out")" null "y's counts are unknown"
 assert_eq "$(bounded --json status x | jq -r .dirty)" false "x's status"
 bounded diff x >/dev/null
 
