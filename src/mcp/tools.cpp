@@ -26,11 +26,11 @@ namespace {
 
 // ---- limits: what one answer may carry (a model's context is the scarce thing) --------------
 
-constexpr std::size_t kDefaultReadLimit = 64 * 1024;
-constexpr std::size_t kMaxReadLimit = 1024 * 1024;
-constexpr std::size_t kDefaultDiffBytes = 64 * 1024;
-constexpr std::size_t kMaxDiffBytes = 4 * 1024 * 1024;
-constexpr std::size_t kRunOutputCap = 32 * 1024; ///< per stream
+constexpr std::size_t kDefaultReadLimit = std::size_t{64} * 1024;
+constexpr std::size_t kMaxReadLimit = std::size_t{1024} * 1024;
+constexpr std::size_t kDefaultDiffBytes = std::size_t{64} * 1024;
+constexpr std::size_t kMaxDiffBytes = 4 * std::size_t{1024} * 1024;
+constexpr std::size_t kRunOutputCap = std::size_t{32} * 1024; ///< per stream
 constexpr std::size_t kMaxListEntries = 2000;
 
 // ---- building results ---------------------------------------------------------------------
