@@ -38,6 +38,17 @@ struct Param {
   std::string short_name;           ///< one letter for `-x`, or empty
   std::vector<std::string> choices; ///< allowed values (string kind), or empty for any
   bool internal = false; ///< not shown in help nor offered to agents (berth's own plumbing)
+  /// A string option that may be given bare on the command line, meaning this value:
+  /// `--sandbox` is `--sandbox=landlock`. It takes its value only as `--name=VALUE`, so that it
+  /// never swallows the next word. Empty: an ordinary option.
+  std::string implicit_value;
+};
+
+/// A second document kind an operation yields when one of its flags is set: `restore` with
+/// `list` prints a restore-list document.
+struct SchemaVariant {
+  std::string flag;   ///< the flag parameter that selects it
+  std::string schema; ///< docs/schema/<schema>.json
 };
 
 /// What a front end lends an operation while it runs.
@@ -64,10 +75,14 @@ struct Operation {
   /// Opened from the working directory (or -C) before `run`; when false `run` gets nullptr and
   /// finds its own (a hook anchored at the directory its JSON names) or needs none.
   bool needs_project = true;
-  bool read_only = false;   ///< changes nothing (list, status, diff)
-  bool destructive = false; ///< may remove or overwrite work (discard, accept)
-  bool idempotent = false;  ///< a second identical call changes nothing more
-  std::string schema;       ///< its document's schema: docs/schema/<schema>.json
+  bool read_only = false;                     ///< changes nothing (list, status, diff)
+  bool destructive = false;                   ///< may remove or overwrite work (discard, accept)
+  bool idempotent = false;                    ///< a second identical call changes nothing more
+  std::string schema;                         ///< its document's schema: docs/schema/<schema>.json
+  std::vector<SchemaVariant> schema_variants; ///< other document kinds, by flag (see schema_for)
+  /// It reports interrupted accepts itself (doctor), so front ends do not warn of them first
+  /// (berth::pending_accepts) as they do before any other operation.
+  bool reports_pending_accepts = false;
   std::function<Result<Outcome>(const Project* project, const nlohmann::json& params,
                                 const OperationContext&)>
       run;
@@ -77,6 +92,20 @@ struct Operation {
 const std::vector<Operation>& operations();
 /// The operation called `name`, or nullptr.
 const Operation* find_operation(std::string_view name);
+
+/// Whether `params` suit `op`: an object whose keys are `op`'s parameters, each of its kind (a
+/// JSON null counts as absent), the required ones present, a string one of its choices. A usage
+/// error naming the parameter otherwise. Every entry's `run` checks this first.
+Result<void> check_params(const Operation& op, const nlohmann::json& params);
+
+/// The schema of the document `op` yields for `params` (its `schema`, or a variant's).
+std::string schema_for(const Operation& op, const nlohmann::json& params);
+
+/// The table as JSON, for tools that generate from it (shell completions, the MCP tool list,
+/// docs checks): [{"name", "summary", "needs_project", "read_only", "destructive",
+/// "idempotent", "schema", "params": [{"name", "kind", "help", "required", "positional",
+/// "short_name", "choices", "internal", "implicit_value"}]}].
+nlohmann::json operations_document();
 
 } // namespace berth
 

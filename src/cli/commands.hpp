@@ -1,87 +1,59 @@
-// The command table: every `berth` command is one row, a handler that returns a structured
-// result which the front end renders as text or JSON. `berth help` is generated from this table.
+// The CLI's side of the operation table (include/berth/operations.hpp): one text renderer per
+// command (src/cli/commands/<name>.cpp) turning the operation's JSON document into what a person
+// reads. The document is the whole result, so text and --json never disagree; the renderers
+// only choose the words and the layout.
 #pragma once
 
 #include "berth/berth.hpp"
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cli {
 
-/// Every option of every command, filled by the parser.
-struct Args {
-  // global
-  bool json = false;
-  bool quiet = false;
-  std::string dir;
-  std::vector<std::string> config;
-  // per command
-  std::string name;
-  std::optional<std::string> base;
-  std::string owner;
-  bool force = false;
-  bool no_trash = false;
-  bool all = false;
-  bool list = false;
-  std::optional<std::string> as;
-  std::optional<std::string> from; // restore: a snapshot ref
-  bool stat = false;
-  bool name_only = false;
-  std::optional<std::string> against;
-  std::optional<std::string> message;
-  std::optional<std::string> strategy;
-  std::optional<std::string> into;
-  bool dry_run = false;
-  bool keep = false;
-  bool allow_gitlink = false;
-  std::optional<std::string> onto;
-  bool rebase = false;
-  bool overlaps = false;
-  bool repair = false;
-  std::vector<std::string> command;
-  std::vector<std::string> env;
-  std::optional<double> timeout;
-  std::optional<std::string> sandbox;
-  std::string net = "on";
-  bool ephemeral = false;
-  bool carry = false;
-  bool revoke = false;
-  bool no_pool = false;
-  std::string pool_action = "status";
-  std::string watch_action = "status";
-  std::optional<int64_t> count;
-  bool background = false;
+/// What a renderer may look at besides the document.
+struct RenderContext {
+  const nlohmann::json& params; ///< the parameters the operation ran with
+  bool quiet = false;           ///< --quiet: only what the command produces
+  const berth::Project* project = nullptr;
 };
 
-/// What a command produced: the JSON document, the text for a person, and notes for stderr.
-struct Output {
-  Output() = default;
-  Output(nlohmann::json json_, std::string text_ = {}, std::vector<std::string> warnings_ = {},
-         int exit_ = 0)
-      : json(std::move(json_)), text(std::move(text_)), warnings(std::move(warnings_)),
-        exit(exit_) {}
+using Renderer = std::string (*)(const nlohmann::json& document, const RenderContext& context);
 
-  nlohmann::json json;
-  std::string text;                  ///< printed to stdout as is (may be empty)
-  std::vector<std::string> warnings; ///< printed to stderr unless --quiet
-  int exit = 0;
-  std::vector<std::string> notes; ///< plain news for stderr (not warnings), unless --quiet
-};
+/// The text renderer of the operation called `name`, or nullptr (its document is printed as
+/// JSON then, so a new operation works before it has words of its own).
+Renderer find_renderer(std::string_view name);
 
-using Handler = berth::Result<Output> (*)(const Args&, const berth::Project&);
+// One per command, in src/cli/commands/<name>.cpp.
+std::string render_new(const nlohmann::json& document, const RenderContext& context);
+std::string render_list(const nlohmann::json& document, const RenderContext& context);
+std::string render_path(const nlohmann::json& document, const RenderContext& context);
+std::string render_status(const nlohmann::json& document, const RenderContext& context);
+std::string render_run(const nlohmann::json& document, const RenderContext& context);
+std::string render_diff(const nlohmann::json& document, const RenderContext& context);
+std::string render_commit(const nlohmann::json& document, const RenderContext& context);
+std::string render_accept(const nlohmann::json& document, const RenderContext& context);
+std::string render_sync(const nlohmann::json& document, const RenderContext& context);
+std::string render_discard(const nlohmann::json& document, const RenderContext& context);
+std::string render_restore(const nlohmann::json& document, const RenderContext& context);
+std::string render_pool(const nlohmann::json& document, const RenderContext& context);
+std::string render_watch(const nlohmann::json& document, const RenderContext& context);
+std::string render_doctor(const nlohmann::json& document, const RenderContext& context);
+std::string render_config(const nlohmann::json& document, const RenderContext& context);
+std::string render_trust(const nlohmann::json& document, const RenderContext& context);
 
-struct Command {
-  const char* name;
-  const char* summary;
-  void (*define)(CLI::App&, Args&);
-  Handler run;
-};
+// Shared by the renderers.
+/// A workspace state, coloured: green ready, red gone or invalid, yellow otherwise.
+std::string state_cell(const std::string& state);
+/// `diff --stat`'s table of FileChange documents and its summary line (accept --dry-run too).
+std::string stat_text(const nlohmann::json& files);
+/// A string member of a document ("" when absent or null).
+std::string str(const nlohmann::json& object, const char* key);
 
-const std::vector<Command>& commands();
+/// Set-up progress of `new` on stderr (stdout is the path alone): text, or NDJSON with --json.
+berth::SetupListener setup_printer(bool json, bool quiet);
 
 /// `berth watch hook VERSION TOKEN` (git's fsmonitor hook) and `berth watch serve DIR` (the
 /// watcher): internal entry points that bypass the parser and the project lookup.

@@ -1,17 +1,22 @@
 // The `berth` front end (also installed as `git-berth`, so that `git berth ...` works): parse the
-// command line, open the project, run one command from the table, render its result. This is the
-// only place that prints or exits.
+// command line into an operation's parameters (the table: include/berth/operations.hpp), open the
+// project, run the operation, render its outcome. This is the only place that prints or exits.
 #include "berth/json.hpp"
+#include "berth/operations.hpp"
 #include "cli/commands.hpp"
+#include "cli/foreground.hpp"
+#include "cli/parser.hpp"
 #include "cli/render.hpp"
 #include "mcp/server.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fmt/format.h>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <signal.h>
 #include <system_error>
 #include <unistd.h>
@@ -45,8 +50,8 @@ std::string help_text(const CLI::App& app) {
                     ": a workspace per task: git worktrees for agents and people\n\n"
                     "usage: berth [--json] [--quiet] [-C DIR] [-c KEY=VALUE] COMMAND [ARGS]\n\n"
                     "commands:\n";
-  for (const auto& cmd : cli::commands())
-    out += fmt::format("  {:<10} {}\n", cmd.name, cmd.summary);
+  for (const auto& op : berth::operations())
+    out += fmt::format("  {:<10} {}\n", op.name, op.summary);
   // Not an entry of the table: the MCP server is a front end of its own (src/mcp/).
   out += fmt::format("  {:<10} {}\n", "mcp", "serve this project to an MCP client on stdio");
   out +=
@@ -62,6 +67,29 @@ std::string help_text(const CLI::App& app) {
       "run and shell: the command's status (124 timeout, 127 cannot start, 128+N signal)\n"
       "`berth help COMMAND` or `berth COMMAND --help` shows a command's options; see berth(1).\n";
   (void)app;
+  return out;
+}
+
+// `berth help --completion-data` (hidden): the table as scripts/completions reads it, one
+// tab-separated line each: "command NAME SUMMARY", "option NAME --LONG [-S]", "choice NAME VALUE".
+// Internal parameters (berth's own plumbing) are left out, as from help.
+std::string completion_data_text() {
+  std::string out;
+  for (const auto& op : berth::operations()) {
+    out += fmt::format("command\t{}\t{}\n", op.name, op.summary);
+    for (const auto& p : op.params) {
+      if (p.internal) continue;
+      if (!p.positional)
+        out += fmt::format("option\t{}\t{}{}\n", op.name, cli::long_option(p.name),
+                           p.short_name.empty() ? "" : "\t-" + p.short_name);
+      for (const auto& choice : p.choices)
+        out += fmt::format("choice\t{}\t{}\n", op.name, choice);
+    }
+  }
+  out += "command\tmcp\tserve this project to an MCP client on stdio\n";
+  for (const char* option : {"--allow-accept", "--allow-unsandboxed"})
+    out += fmt::format("option\tmcp\t{}\n", option);
+  out += "command\thelp\tshow help for berth or a command\n";
   return out;
 }
 
@@ -84,7 +112,12 @@ int run_main(int argc, char** argv) {
     char* mcp_help[] = {argv[0], argv[2], help};
     return mcp::mcp_main(3, mcp_help);
   }
-  cli::Args args;
+  struct {
+    bool json = false;
+    bool quiet = false;
+    std::string dir;
+    std::vector<std::string> config;
+  } args;
   bool wants_json = false;
   for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
     if (std::strcmp(argv[i], "--json") == 0) wants_json = true;
@@ -101,23 +134,23 @@ int run_main(int argc, char** argv) {
   app.add_flag("--version,-V", show_version, "print the version");
   app.add_flag("--help,-h", show_help, "show help");
 
-  std::vector<CLI::App*> subs;
-  for (const auto& cmd : cli::commands()) {
-    CLI::App* sub = app.add_subcommand(cmd.name, cmd.summary);
-    sub->set_help_flag("--help,-h", "show this command's options");
-    cmd.define(*sub, args);
-    subs.push_back(sub);
-  }
+  std::deque<cli::CommandLine> commands;
+  for (const auto& op : berth::operations())
+    commands.emplace_back(app, op);
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "show help");
   help->add_option("command", help_topic);
+  bool completion_data = false;
+  help->add_flag("--completion-data", completion_data,
+                 "(internal) the table for scripts/completions")
+      ->group("");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    for (auto* sub : subs)
-      if (sub->parsed()) {
-        std::cout << sub->help("berth");
+    for (const auto& command : commands)
+      if (command.app().parsed()) {
+        std::cout << command.app().help("berth");
         return 0;
       }
     std::cout << help_text(app);
@@ -154,11 +187,15 @@ int run_main(int argc, char** argv) {
       std::cout << "berth " << berth::version() << "\n";
     return 0;
   }
+  if (help->parsed() && completion_data) {
+    std::cout << completion_data_text();
+    return 0;
+  }
   if (help->parsed() || show_help || app.get_subcommands().empty()) {
     if (!help_topic.empty()) {
-      for (auto* sub : subs)
-        if (sub->get_name() == help_topic) {
-          std::cout << sub->help("berth");
+      for (const auto& command : commands)
+        if (command.operation().name == help_topic) {
+          std::cout << command.app().help("berth");
           return 0;
         }
       print_error({berth::ErrorCode::usage,
@@ -173,20 +210,25 @@ int run_main(int argc, char** argv) {
     return app.get_subcommands().empty() && !help->parsed() && !show_help ? 2 : 0;
   }
 
-  const cli::Command* command = nullptr;
-  for (size_t i = 0; i < subs.size(); ++i)
-    if (subs[i]->parsed()) command = &cli::commands()[i];
+  const cli::CommandLine* command = nullptr;
+  for (const auto& c : commands)
+    if (c.app().parsed()) command = &c;
+  const berth::Operation& op = command->operation();
+  nlohmann::json params = command->params();
 
-  auto project = berth::Project::open({args.dir, args.config});
-  if (!project) {
-    print_error(project.error(), args.json);
-    return berth::exit_status(project.error().code);
+  std::optional<berth::Project> project;
+  if (op.needs_project) {
+    auto opened = berth::Project::open({args.dir, args.config});
+    if (!opened) {
+      print_error(opened.error(), args.json);
+      return berth::exit_status(opened.error().code);
+    }
+    project = std::move(*opened);
   }
-  if (!args.quiet) {
+  if (!args.quiet && project) {
     for (const auto& warning : project->config().warnings())
       cli::print_warning(warning);
-    // doctor reports (and repairs) interrupted accepts itself.
-    if (std::string_view(command->name) != "doctor")
+    if (!op.reports_pending_accepts)
       for (const auto& note : berth::pending_accepts(*project))
         cli::print_warning(note);
   }
@@ -198,24 +240,31 @@ int run_main(int argc, char** argv) {
     if (std::strcmp(injected, "throw:system_error") == 0)
       throw std::system_error(EAGAIN, std::generic_category(), "pthread_create");
   }
-  auto output = command->run(args, *project);
-  if (!output) {
-    print_error(output.error(), args.json);
-    return berth::exit_status(output.error().code);
+  berth::OperationContext context;
+  context.on_setup = cli::setup_printer(args.json, args.quiet);
+  context.prepare_run = [](berth::RunOptions& options) { cli::own_signals_and_terminal(options); };
+  const berth::Project* project_ptr = project ? &*project : nullptr;
+  auto outcome = op.run(project_ptr, params, context);
+  if (!outcome) {
+    print_error(outcome.error(), args.json);
+    return berth::exit_status(outcome.error().code);
   }
-  if (args.json)
-    std::cout << json_text(output->json) << "\n";
-  else
-    std::cout << output->text;
+  if (args.json) {
+    std::cout << json_text(outcome->document) << "\n";
+  } else if (cli::Renderer render = cli::find_renderer(op.name)) {
+    std::cout << render(outcome->document, cli::RenderContext{params, args.quiet, project_ptr});
+  } else {
+    std::cout << json_text(outcome->document) << "\n";
+  }
   if (!args.quiet) {
-    for (const auto& note : output->notes)
+    for (const auto& note : outcome->notes)
       std::cerr << "berth: " << note << "\n";
-    for (const auto& warning : output->warnings)
+    for (const auto& warning : outcome->warnings)
       cli::print_warning(warning);
   }
   std::cout.flush();
   if (!std::cout) return 1;
-  return output->exit;
+  return outcome->exit;
 }
 
 // The one top-level catch: whatever escaped (std::bad_alloc, a std::system_error from a thread

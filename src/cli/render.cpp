@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fmt/format.h>
 #include <set>
 #include <unistd.h>
@@ -34,15 +35,15 @@ std::string age(int64_t unix_seconds, int64_t now) {
   return fmt::format("{}d", s / 86400);
 }
 
-std::string human_bytes(uint64_t bytes) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1000 && unit < 4) {
-    value /= 1000;
-    ++unit;
-  }
-  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
+int64_t unix_time(const std::string& iso) {
+  std::tm tm{};
+  const char* end = ::strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  if (!end || *end) return 0;
+  return static_cast<int64_t>(::timegm(&tm));
+}
+
+std::string short_sha(const std::string& sha) {
+  return sha.substr(0, 10);
 }
 
 namespace {

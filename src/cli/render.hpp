@@ -1,6 +1,8 @@
 // Text rendering for people: tables, ages, colour (only on a terminal, never with NO_COLOR).
 #pragma once
 
+#include "util/human.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,7 +18,12 @@ std::string paint(const std::string& text, const char* sgr);
 /// "3s", "5m", "2h", "4d" since `unix_seconds` ("-" for 0).
 std::string age(int64_t unix_seconds, int64_t now);
 /// "1.2 MB" style.
-std::string human_bytes(uint64_t bytes);
+using util::human_bytes;
+
+/// Unix seconds of an ISO 8601 UTC time as berth::iso_time writes it; 0 for "" (or garbage).
+int64_t unix_time(const std::string& iso);
+/// The first 10 hex digits of a commit id.
+std::string short_sha(const std::string& sha);
 
 /// Left-aligned columns separated by two spaces; the first row is the header.
 std::string table(const std::vector<std::vector<std::string>>& rows);

@@ -1,0 +1,36 @@
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+
+#include <fmt/format.h>
+
+namespace cli {
+
+std::string render_accept(const nlohmann::json& a, const RenderContext& context) {
+  std::string name = str(a, "name"), target = str(a, "target"),
+              worktree = str(a, "target_worktree"), strategy = str(a, "strategy");
+  const auto& files = a["files"];
+  if (a.value("empty", false))
+    return fmt::format("nothing to accept: workspace '{}' has no change for {}\n", name, target);
+  std::string where = worktree.empty() ? target : fmt::format("{} ({})", target, worktree);
+  if (a.value("dry_run", false))
+    return fmt::format("would {} {} file(s) of '{}' into {}:\n",
+                       strategy == "apply" ? "stage" : "land", files.size(), name, where) +
+           stat_text(files);
+  if (context.quiet) return {};
+  std::string text;
+  if (strategy == "apply")
+    text = fmt::format(
+        "staged {} file(s) of '{}' in {}; review with `git diff --cached`, then commit\n",
+        files.size(), name, worktree);
+  else
+    text = fmt::format("{} {} -> {}: {} file(s) of '{}' landed ({})\n", target,
+                       short_sha(str(a, "old_commit")), short_sha(str(a, "new_commit")),
+                       files.size(), name, strategy);
+  const auto& discarded = a["discarded"];
+  if (discarded.is_object() && discarded["snapshot"].is_object())
+    text += fmt::format("workspace '{}' discarded (saved as {})\n", name,
+                        str(discarded["snapshot"], "ref"));
+  return text;
+}
+
+} // namespace cli

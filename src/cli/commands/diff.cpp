@@ -1,0 +1,63 @@
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <set>
+
+namespace cli {
+
+std::string stat_text(const nlohmann::json& files) {
+  std::vector<std::vector<std::string>> rows;
+  int64_t adds = 0, dels = 0;
+  for (const auto& f : files) {
+    std::string path =
+        str(f, "old_path").empty() ? str(f, "path") : str(f, "old_path") + " => " + str(f, "path");
+    std::string old_mode = str(f, "old_mode"), new_mode = str(f, "new_mode");
+    if (!old_mode.empty() && !new_mode.empty() && old_mode != new_mode)
+      path += fmt::format(" (mode {} => {})", old_mode, new_mode);
+    int64_t a = f.value("additions", int64_t{0}), d = f.value("deletions", int64_t{0});
+    bool binary = f.value("binary", false);
+    rows.push_back({str(f, "status"), binary ? "bin" : paint(fmt::format("+{}", a), "32"),
+                    binary ? "" : paint(fmt::format("-{}", d), "31"), path});
+    adds += a;
+    dels += d;
+  }
+  std::string text = table(rows);
+  text += fmt::format("{} file(s) changed, {} insertion(s), {} deletion(s)\n", files.size(), adds,
+                      dels);
+  return text;
+}
+
+std::string render_diff(const nlohmann::json& d, const RenderContext& context) {
+  const auto& files = d["files"];
+  const auto& nested = d["nested"];
+  if (context.params.value("stat", false)) {
+    std::string text = files.empty() ? std::string() : stat_text(files);
+    // Submodules and nested repositories with work in them: their files are not in the diff.
+    for (const auto& n : nested) {
+      std::vector<std::string> what;
+      if (n.value("new_commit", false)) what.push_back("new commits");
+      if (n.value("modified", false)) what.push_back("uncommitted changes");
+      if (n.value("untracked", false)) what.push_back("untracked files");
+      text += fmt::format("{} {}: {}\n",
+                          str(n, "kind") == "submodule" ? "submodule" : "nested repository",
+                          str(n, "path"), fmt::join(what, ", "));
+    }
+    return text;
+  }
+  if (context.params.value("name_only", false)) {
+    std::string text;
+    std::set<std::string> named;
+    for (const auto& f : files) {
+      text += str(f, "path") + "\n";
+      named.insert(str(f, "path"));
+    }
+    for (const auto& n : nested)
+      if (!named.count(str(n, "path"))) text += str(n, "path") + "\n";
+    return text;
+  }
+  return str(d, "patch");
+}
+
+} // namespace cli

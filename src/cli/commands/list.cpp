@@ -1,0 +1,99 @@
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace cli {
+namespace {
+
+std::string changes_cell(const nlohmann::json& s) {
+  std::string state = str(s, "state");
+  // No work tree to look at (gone, or not to be trusted): no changes to show.
+  if (state == "missing" || state == "removed" || state == "unlinked" || state == "invalid")
+    return "-";
+  bool dirty = s.value("dirty", false);
+  const auto& c = s["changes"]; // null: git could not count them
+  if (!c.is_object() || (dirty && str(s, "head").empty())) return "?";
+  if (!dirty) return "clean";
+  std::vector<std::string> parts;
+  auto part = [&](const char* key, const char* sign) {
+    if (int64_t n = c.value(key, int64_t{0})) parts.push_back(fmt::format("{}{}", sign, n));
+  };
+  part("staged", "+");
+  part("modified", "~");
+  part("untracked", "?");
+  part("conflicted", "!");
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+// Each workspace lists the others it overlaps with; a pair is told once, from its first member,
+// in list order (the order berth::find_overlaps found them in).
+std::string overlaps_text(const nlohmann::json& list) {
+  std::string text;
+  bool any = false;
+  for (size_t i = 0; i < list.size(); ++i)
+    for (const auto& o : list[i].value("overlaps", nlohmann::json::array())) {
+      std::string with = str(o, "with");
+      bool later = false;
+      for (size_t j = i + 1; j < list.size(); ++j)
+        if (str(list[j], "name") == with) later = true;
+      if (!later) continue;
+      any = true;
+      const auto& paths = o["paths"];
+      const auto& conflict_paths = o["conflict_paths"];
+      text += fmt::format("{} and {} both change {} file(s): {}\n", str(list[i], "name"), with,
+                          paths.size(),
+                          o.value("conflicts", false) ? paint("they conflict", "31")
+                                                      : paint("they merge cleanly", "32"));
+      for (const auto& p : paths) {
+        bool c = std::find(conflict_paths.begin(), conflict_paths.end(), p) != conflict_paths.end();
+        text +=
+            fmt::format("    {}{}\n", p.get<std::string>(), c ? paint(" (conflict)", "31") : "");
+      }
+    }
+  if (!any) text = "no overlaps: no two workspaces change the same file\n";
+  return text;
+}
+
+} // namespace
+
+std::string state_cell(const std::string& state) {
+  if (state == "ready") return paint(state, "32");
+  if (state == "missing" || state == "removed" || state == "invalid") return paint(state, "31");
+  return paint(state, "33");
+}
+
+std::string render_list(const nlohmann::json& list, const RenderContext& context) {
+  if (list.empty())
+    return context.quiet ? std::string() : "no workspaces (create one with `berth new NAME`)\n";
+  bool all = context.params.value("all", false);
+  int64_t now = static_cast<int64_t>(::time(nullptr));
+  std::vector<std::vector<std::string>> rows;
+  if (all)
+    rows.push_back({"NAME", "STATE", "BRANCH", "BASE", "HEAD", "AHEAD", "CHANGES", "OWNER",
+                    "CREATED", "USED", "PATH"});
+  else
+    rows.push_back({"NAME", "STATE", "BASE", "AHEAD", "CHANGES", "OWNER", "USED", "PATH"});
+  for (const auto& s : list) {
+    std::string owner = str(s, "owner").empty() ? "-" : str(s, "owner");
+    std::string head = str(s, "head");
+    std::string ahead = std::to_string(s.value("ahead", int64_t{0}));
+    int64_t used = unix_time(str(s, "last_used"));
+    if (all)
+      rows.push_back({str(s, "name"), state_cell(str(s, "state")), str(s, "branch"),
+                      short_sha(str(s, "base")), head.empty() ? "-" : short_sha(head), ahead,
+                      changes_cell(s), owner, age(unix_time(str(s, "created")), now),
+                      age(used, now), str(s, "path")});
+    else
+      rows.push_back({str(s, "name"), state_cell(str(s, "state")), short_sha(str(s, "base")), ahead,
+                      changes_cell(s), owner, age(used, now), str(s, "path")});
+  }
+  std::string text = table(rows);
+  if (context.params.value("overlaps", false)) text += "\n" + overlaps_text(list);
+  return text;
+}
+
+} // namespace cli

@@ -1,0 +1,62 @@
+#include "berth/json.hpp"
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+
+#include <cstdio>
+
+namespace cli {
+
+// stdout is the path alone, so that `cd "$(berth new x)"` works.
+std::string render_new(const nlohmann::json& document, const RenderContext&) {
+  return str(document, "path") + "\n";
+}
+
+// Set-up progress goes to stderr: text on a terminal, NDJSON with --json.
+berth::SetupListener setup_printer(bool json, bool quiet) {
+  if (quiet) return {};
+  return [json](const berth::SetupEvent& e) {
+    using Kind = berth::SetupEvent::Kind;
+    if (json) {
+      // A set-up command's output is bytes, not necessarily UTF-8: such bytes become U+FFFD
+      // rather than an exception that would end `new` with its workspace made.
+      nlohmann::json j = e;
+      std::fprintf(stderr, "%s\n",
+                   j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      if (e.kind == Kind::warning) mark_warning_printed(e.detail);
+      return;
+    }
+    switch (e.kind) {
+    case Kind::copied:
+      std::fprintf(stderr, "berth: copied %s (%s, %s)\n", e.subject.c_str(),
+                   human_bytes(e.bytes).c_str(), e.detail.c_str());
+      break;
+    case Kind::linked:
+      std::fprintf(stderr, "berth: linked %s\n", e.subject.c_str());
+      break;
+    case Kind::progress:
+      std::fprintf(stderr, "berth: copying %s: %s\r", e.subject.c_str(),
+                   human_bytes(e.bytes).c_str());
+      break;
+    case Kind::command_started:
+      std::fprintf(stderr, "berth: setup: %s\n", e.subject.c_str());
+      break;
+    case Kind::output:
+      std::fwrite(e.detail.data(), 1, e.detail.size(), stderr);
+      break;
+    case Kind::command_finished:
+      if (e.exit_status != 0)
+        std::fprintf(stderr, "berth: setup command failed (exit %d): %s\n", e.exit_status,
+                     e.subject.c_str());
+      break;
+    case Kind::skipped:
+      std::fprintf(stderr, "berth: skipped untrusted setup command: %s (%s)\n", e.subject.c_str(),
+                   e.detail.c_str());
+      break;
+    case Kind::warning:
+      print_warning(e.detail);
+      break;
+    }
+  };
+}
+
+} // namespace cli

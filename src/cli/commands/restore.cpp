@@ -1,0 +1,43 @@
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+
+#include <ctime>
+#include <fmt/format.h>
+
+namespace cli {
+namespace {
+
+// restore --list: the trash, newest first as berth::list_snapshots gives it.
+std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context) {
+  if (snaps.empty()) return context.quiet ? std::string() : "the trash is empty\n";
+  int64_t now = static_cast<int64_t>(::time(nullptr));
+  std::vector<std::vector<std::string>> rows{
+      {"NAME", "DISCARDED", "COMMIT", "IGNORED (NOT SAVED)", "REF"}};
+  for (const auto& s : snaps) {
+    std::string when = age(unix_time(str(s, "time")), now) + " ago";
+    // A snapshot that cannot be restored shows its state (the warning says why).
+    if (str(s, "state") != "ok") {
+      rows.push_back({str(s, "name"), when, short_sha(str(s, "commit")),
+                      paint(str(s, "state"), "31"), str(s, "ref")});
+      continue;
+    }
+    const auto& files = s["ignored_files"];
+    const auto& bytes = s["ignored_bytes"];
+    rows.push_back({str(s, "name"), when, short_sha(str(s, "commit")),
+                    !files.is_number()
+                        ? std::string("-")
+                        : fmt::format("{} file(s), {}", files.get<int64_t>(),
+                                      human_bytes(bytes.is_number() ? bytes.get<uint64_t>() : 0)),
+                    str(s, "ref")});
+  }
+  return table(rows);
+}
+
+} // namespace
+
+std::string render_restore(const nlohmann::json& document, const RenderContext& context) {
+  if (context.params.value("list", false)) return snapshots_text(document, context);
+  return str(document["workspace"], "path") + "\n";
+}
+
+} // namespace cli

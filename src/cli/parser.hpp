@@ -1,0 +1,45 @@
+// The command line from the operation table: one CLI11 subcommand per operation, one option or
+// positional per parameter, and back from argv to the operation's JSON parameters.
+#pragma once
+
+#include "berth/operations.hpp"
+
+#include <CLI/CLI.hpp>
+#include <deque>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+/// One operation's subcommand and where CLI11 puts its values.
+class CommandLine {
+public:
+  CommandLine(CLI::App& app, const berth::Operation& op);
+
+  const berth::Operation& operation() const { return op_; }
+  CLI::App& app() const { return *sub_; }
+  /// The parameters given on the command line, keyed by parameter name; absent ones are left out.
+  nlohmann::json params() const;
+
+private:
+  struct Slot {
+    const berth::Param* param = nullptr;
+    CLI::Option* option = nullptr;
+    bool flag = false;
+    std::optional<std::string> text;
+    std::vector<std::string> list;
+    int64_t integer = 0;
+    double number = 0;
+  };
+  const berth::Operation& op_;
+  CLI::App* sub_;
+  std::deque<Slot> slots_; // stable addresses: CLI11 writes into them
+};
+
+/// The `--long` spelling of a parameter name: "dry_run" is "--dry-run".
+std::string long_option(const std::string& name);
+
+} // namespace cli

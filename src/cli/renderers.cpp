@@ -1,0 +1,28 @@
+// Which renderer speaks for which operation.
+#include "cli/commands.hpp"
+
+#include <utility>
+
+namespace cli {
+
+Renderer find_renderer(std::string_view name) {
+  static const std::pair<std::string_view, Renderer> renderers[] = {
+      {"new", render_new},       {"list", render_list},       {"path", render_path},
+      {"status", render_status}, {"run", render_run},         {"shell", render_run},
+      {"diff", render_diff},     {"commit", render_commit},   {"accept", render_accept},
+      {"sync", render_sync},     {"discard", render_discard}, {"restore", render_restore},
+      {"pool", render_pool},     {"watch", render_watch},     {"doctor", render_doctor},
+      {"config", render_config}, {"trust", render_trust},
+  };
+  for (const auto& [op, renderer] : renderers)
+    if (op == name) return renderer;
+  return nullptr;
+}
+
+std::string str(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return {};
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace cli

@@ -1,0 +1,67 @@
+// What the operation handlers share: typed access to their JSON parameters, and the entry of
+// each operation (one file each, op_<name>.cpp; the table in src/core/operations.cpp lists them).
+#pragma once
+
+#include "berth/operations.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace berth::ops {
+
+/// Read access to an operation's parameters. The table checks them against the entry's params
+/// (check_params) before a handler runs, so a handler reads values of the kind it declared; an
+/// absent (or null) one reads as empty / false / nullopt.
+class Params {
+public:
+  explicit Params(const nlohmann::json& params) : params_(params) {}
+
+  bool has(std::string_view name) const;
+  bool flag(std::string_view name) const;
+  std::string string(std::string_view name) const;
+  std::optional<std::string> optional_string(std::string_view name) const;
+  std::optional<int64_t> optional_integer(std::string_view name) const;
+  std::optional<double> optional_number(std::string_view name) const;
+  std::vector<std::string> strings(std::string_view name) const;
+
+private:
+  const nlohmann::json* find(std::string_view name) const;
+  const nlohmann::json& params_;
+};
+
+/// Builders for the Param entries the operations share.
+Param name_param(std::string help = "workspace name");
+Param flag_param(std::string name, std::string help, std::string short_name = {});
+Param string_param(std::string name, std::string help, std::string short_name = {});
+
+/// The handler signature, without the project check the table adds.
+using Handler = std::function<Result<Outcome>(const Project& project, const Params& params,
+                                              const OperationContext& context)>;
+
+// One per command, in op_<name>.cpp: the entry, its `run` taking a Project (the table wraps it).
+struct Entry {
+  Operation operation;
+  Handler handler;
+};
+Entry new_entry();
+Entry list_entry();
+Entry path_entry();
+Entry status_entry();
+Entry run_entry();
+Entry shell_entry();
+Entry diff_entry();
+Entry commit_entry();
+Entry accept_entry();
+Entry sync_entry();
+Entry discard_entry();
+Entry restore_entry();
+Entry pool_entry();
+Entry watch_entry();
+Entry doctor_entry();
+Entry config_entry();
+Entry trust_entry();
+
+} // namespace berth::ops
