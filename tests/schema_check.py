@@ -29,7 +29,7 @@ COMMANDS = {
     "new": "new", "list": "list", "path": "path", "status": "status", "discard": "discard",
     "restore": "restore", "diff": "diff", "commit": "commit", "accept": "accept", "sync": "sync",
     "run": "run", "shell": "run", "pool": "pool", "watch": "watch", "doctor": "doctor",
-    "config": "config", "trust": "trust",
+    "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
 OWN_STATUS = {"run", "shell", "doctor"}

@@ -53,6 +53,9 @@ enum class ErrorCode {
   index_lock, ///< a git lock file (index.lock) is in the way; the message names it
   // issue 11, hooks (keep together)
   hook_refused, ///< the user's reference-transaction hook refused a ref update; nothing changed
+  // issue 13, Claude Code worktree provider (keep together)
+  invalid_hook_input, ///< a Claude Code hook's JSON input is malformed or lacks a field
+  settings_invalid,   ///< a Claude Code settings file is not a JSON object berth can merge into
 };
 
 /// What a failed git call said: nobody should have to guess.

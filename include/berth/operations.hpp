@@ -42,6 +42,10 @@ struct Param {
   /// `--sandbox` is `--sandbox=landlock`. It takes its value only as `--name=VALUE`, so that it
   /// never swallows the next word. Empty: an ordinary option.
   std::string implicit_value;
+  /// Filled by the front end from outside the command line, never given on it: the whole of
+  /// stdin (a hook's JSON input), or an environment variable when it is set.
+  bool from_stdin = false;
+  std::string from_env;
 };
 
 /// A second document kind an operation yields when one of its flags is set: `restore` with
@@ -57,6 +61,9 @@ struct OperationContext {
   /// Called with a run's options just before it starts: the CLI hands it signals and the
   /// terminal; the MCP server captures its output and wires cancellation.
   std::function<void(RunOptions&)> prepare_run;
+  /// Where the front end was started (-C) and its `-c` overrides: an operation that finds its
+  /// own project (needs_project = false) starts from here.
+  ProjectOptions origin;
 };
 
 /// What an operation produced: its JSON document (the contract, docs/schema/<schema>.json),

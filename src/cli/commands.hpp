@@ -43,6 +43,8 @@ std::string render_watch(const nlohmann::json& document, const RenderContext& co
 std::string render_doctor(const nlohmann::json& document, const RenderContext& context);
 std::string render_config(const nlohmann::json& document, const RenderContext& context);
 std::string render_trust(const nlohmann::json& document, const RenderContext& context);
+std::string render_hook(const nlohmann::json& document, const RenderContext& context);
+std::string render_integrate(const nlohmann::json& document, const RenderContext& context);
 
 // Shared by the renderers.
 /// A workspace state, coloured: green ready, red gone or invalid, yellow otherwise.

@@ -34,7 +34,9 @@ void print_error(const berth::Error& e, bool json) {
     std::cout << json_text(berth::error_document(e)) << std::endl;
     return;
   }
-  std::cerr << "berth: " << e.message << "\n";
+  // The code on the line: what docs/errors.md is searched by, and all a hook's caller (Claude
+  // Code shows stderr as it is) may show.
+  std::cerr << "berth: " << e.message << " [" << berth::code_name(e.code) << "]\n";
   if (!e.hint.empty()) std::cerr << "hint: " << e.hint << "\n";
   for (const auto& path : e.paths)
     std::cerr << "  " << path << "\n";
@@ -240,7 +242,12 @@ int run_main(int argc, char** argv) {
     if (std::strcmp(injected, "throw:system_error") == 0)
       throw std::system_error(EAGAIN, std::generic_category(), "pthread_create");
   }
+  if (auto filled = cli::fill_from_outside(op, params); !filled) {
+    print_error(filled.error(), args.json);
+    return berth::exit_status(filled.error().code);
+  }
   berth::OperationContext context;
+  context.origin = {args.dir, args.config};
   context.on_setup = cli::setup_printer(args.json, args.quiet);
   context.prepare_run = [](berth::RunOptions& options) { cli::own_signals_and_terminal(options); };
   const berth::Project* project_ptr = project ? &*project : nullptr;

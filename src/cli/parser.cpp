@@ -1,6 +1,11 @@
 #include "cli/parser.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+#include <unistd.h>
 
 namespace cli {
 
@@ -14,6 +19,7 @@ CommandLine::CommandLine(CLI::App& app, const berth::Operation& op)
     : op_(op), sub_(app.add_subcommand(op.name, op.summary)) {
   sub_->set_help_flag("--help,-h", "show this command's options");
   for (const auto& p : op.params) {
+    if (p.from_stdin || !p.from_env.empty()) continue; // filled by fill_from_outside
     Slot& slot = slots_.emplace_back();
     slot.param = &p;
     std::string names = p.positional ? p.name : long_option(p.name);
@@ -77,6 +83,37 @@ nlohmann::json CommandLine::params() const {
     }
   }
   return params;
+}
+
+berth::Result<void> fill_from_outside(const berth::Operation& op, nlohmann::json& params) {
+  for (const auto& p : op.params) {
+    if (!p.from_env.empty()) {
+      if (const char* value = std::getenv(p.from_env.c_str())) params[p.name] = value;
+    } else if (p.from_stdin) {
+      // A hook's input is a small JSON object; past 1 MiB it is not what the caller sends.
+      constexpr size_t kMax = 1 << 20;
+      std::string input;
+      char buf[65536];
+      for (;;) {
+        ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0)
+          return berth::fail(
+              berth::ErrorCode::io_error,
+              fmt::format("cannot read {}'s input on stdin: {}", op.name, std::strerror(errno)));
+        if (n == 0) break;
+        input.append(buf, static_cast<size_t>(n));
+        if (input.size() > kMax)
+          return berth::fail(berth::ErrorCode::usage,
+                             fmt::format("{}: more than 1 MiB on stdin, expected one small JSON "
+                                         "object",
+                                         op.name),
+                             "nothing was changed");
+      }
+      params[p.name] = input;
+    }
+  }
+  return {};
 }
 
 } // namespace cli

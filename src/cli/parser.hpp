@@ -39,6 +39,10 @@ private:
   std::deque<Slot> slots_; // stable addresses: CLI11 writes into them
 };
 
+/// The parameters that come from outside the command line (Param::from_stdin, from_env), added
+/// to `params`.
+berth::Result<void> fill_from_outside(const berth::Operation& op, nlohmann::json& params);
+
 /// The `--long` spelling of a parameter name: "dry_run" is "--dry-run".
 std::string long_option(const std::string& name);
 

@@ -7,12 +7,25 @@ namespace cli {
 
 Renderer find_renderer(std::string_view name) {
   static const std::pair<std::string_view, Renderer> renderers[] = {
-      {"new", render_new},       {"list", render_list},       {"path", render_path},
-      {"status", render_status}, {"run", render_run},         {"shell", render_run},
-      {"diff", render_diff},     {"commit", render_commit},   {"accept", render_accept},
-      {"sync", render_sync},     {"discard", render_discard}, {"restore", render_restore},
-      {"pool", render_pool},     {"watch", render_watch},     {"doctor", render_doctor},
-      {"config", render_config}, {"trust", render_trust},
+      {"new", render_new},
+      {"list", render_list},
+      {"path", render_path},
+      {"status", render_status},
+      {"run", render_run},
+      {"shell", render_run},
+      {"diff", render_diff},
+      {"commit", render_commit},
+      {"accept", render_accept},
+      {"sync", render_sync},
+      {"discard", render_discard},
+      {"restore", render_restore},
+      {"pool", render_pool},
+      {"watch", render_watch},
+      {"doctor", render_doctor},
+      {"config", render_config},
+      {"trust", render_trust},
+      {"hook", render_hook},
+      {"integrate", render_integrate},
   };
   for (const auto& [op, renderer] : renderers)
     if (op == name) return renderer;

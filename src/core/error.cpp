@@ -74,6 +74,10 @@ std::string_view code_name(ErrorCode code) {
     return "index_lock";
   case ErrorCode::hook_refused:
     return "hook_refused";
+  case ErrorCode::invalid_hook_input:
+    return "invalid_hook_input";
+  case ErrorCode::settings_invalid:
+    return "settings_invalid";
   }
   return "unknown";
 }
@@ -83,6 +87,8 @@ int exit_status(ErrorCode code) {
   case ErrorCode::usage:
   case ErrorCode::invalid_name:
   case ErrorCode::config_invalid:
+  case ErrorCode::invalid_hook_input:
+  case ErrorCode::settings_invalid:
     return 2;
   case ErrorCode::conflict:
   case ErrorCode::not_fast_forward:

@@ -142,11 +142,12 @@ bool of_kind(const nlohmann::json& v, ParamKind kind) {
 Operation wrap(ops::Entry entry) {
   Operation op = std::move(entry.operation);
   std::string name = op.name;
-  op.run = [name, handler = std::move(entry.handler)](
-               const Project* project, const nlohmann::json& params,
-               const OperationContext& context) -> Result<Outcome> {
+  op.run = [name, handler = std::move(entry.handler),
+            alone = std::move(entry.alone)](const Project* project, const nlohmann::json& params,
+                                            const OperationContext& context) -> Result<Outcome> {
     const Operation* self = find_operation(name);
     if (auto ok = check_params(*self, params); !ok) return tl::unexpected(ok.error());
+    if (alone) return alone(ops::Params(params), context);
     if (!project)
       return fail(ErrorCode::usage, fmt::format("{} works on a project, and none was given", name),
                   "open the git repository (berth::Project::open) and pass it");
@@ -157,11 +158,12 @@ Operation wrap(ops::Entry entry) {
 
 std::vector<Operation> build_table() {
   std::vector<Operation> table;
-  for (auto entry : {ops::new_entry(), ops::list_entry(), ops::path_entry(), ops::status_entry(),
-                     ops::run_entry(), ops::shell_entry(), ops::diff_entry(), ops::commit_entry(),
-                     ops::accept_entry(), ops::sync_entry(), ops::discard_entry(),
-                     ops::restore_entry(), ops::pool_entry(), ops::watch_entry(),
-                     ops::doctor_entry(), ops::config_entry(), ops::trust_entry()})
+  for (auto entry :
+       {ops::new_entry(), ops::list_entry(), ops::path_entry(), ops::status_entry(),
+        ops::run_entry(), ops::shell_entry(), ops::diff_entry(), ops::commit_entry(),
+        ops::accept_entry(), ops::sync_entry(), ops::discard_entry(), ops::restore_entry(),
+        ops::pool_entry(), ops::watch_entry(), ops::doctor_entry(), ops::config_entry(),
+        ops::trust_entry(), ops::hook_entry(), ops::integrate_entry()})
     table.push_back(wrap(std::move(entry)));
   return table;
 }
@@ -233,7 +235,9 @@ nlohmann::json operations_document() {
                         {"short_name", p.short_name},
                         {"choices", p.choices},
                         {"internal", p.internal},
-                        {"implicit_value", p.implicit_value}});
+                        {"implicit_value", p.implicit_value},
+                        {"from_stdin", p.from_stdin},
+                        {"from_env", p.from_env}});
     nlohmann::json variants = nlohmann::json::array();
     for (const auto& v : op.schema_variants)
       variants.push_back({{"flag", v.flag}, {"schema", v.schema}});

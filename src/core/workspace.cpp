@@ -209,6 +209,21 @@ void set_lock_reason(const Project& project, const Workspace& workspace,
   (void)util::write_file_atomic(locked, reason + "\n");
 }
 
+Result<void> exclude_in_checkouts(const Project& project, const std::string& line,
+                                  std::string_view comment, const std::string& also) {
+  std::string info = util::join(project.common_dir(), "info");
+  std::string file = util::join(info, "exclude");
+  std::string content = util::read_file(file).value_or("");
+  for (const auto& existing : split_lines(content))
+    if (existing == line || (!also.empty() && existing == also)) return {};
+  if (!content.empty() && content.back() != '\n') content += '\n';
+  content += fmt::format("# {}\n{}\n", comment, line);
+  if (auto made = util::make_dirs(info); !made) return fail(ErrorCode::io_error, made.error());
+  if (auto written = util::write_file_atomic(file, content); !written)
+    return fail(ErrorCode::io_error, written.error());
+  return {};
+}
+
 namespace {
 
 Registry registry_of(const Project& project) {
@@ -279,18 +294,7 @@ Result<void> exclude_root_from_checkout(const Project& project) {
   const std::string& root = project.workspace_root();
   if (!util::is_within(root, project.main_worktree()) || root == project.main_worktree()) return {};
   std::string rel = root.substr(project.main_worktree().size()); // "/.worktrees"
-  std::string line = rel + "/";
-  std::string info = util::join(project.common_dir(), "info");
-  std::string file = util::join(info, "exclude");
-  std::string content = util::read_file(file).value_or("");
-  for (const auto& existing : split_lines(content))
-    if (existing == line || existing == rel) return {};
-  if (!content.empty() && content.back() != '\n') content += '\n';
-  content += "# berth workspaces\n" + line + "\n";
-  if (auto made = util::make_dirs(info); !made) return fail(ErrorCode::io_error, made.error());
-  if (auto written = util::write_file_atomic(file, content); !written)
-    return fail(ErrorCode::io_error, written.error());
-  return {};
+  return exclude_in_checkouts(project, rel + "/", "berth workspaces", rel);
 }
 
 // Resolve a revision as the user meant it: relative to the worktree they stand in.

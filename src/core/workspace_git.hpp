@@ -18,6 +18,12 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 
 int64_t unix_now();
 
+/// Add `line` (a gitignore pattern, e.g. "/.worktrees/") to the repository's .git/info/exclude
+/// under "# <comment>", unless it or `also` is there already: berth's own files inside a checkout
+/// stay out of `git status` without touching the user's .gitignore.
+Result<void> exclude_in_checkouts(const Project& project, const std::string& line,
+                                  std::string_view comment, const std::string& also = {});
+
 /// git's worktrees of the project, the main one first, at the place berth knows it to be (git
 /// names a separate git dir's main work tree after the git dir: Project::main_worktree knows).
 Result<std::vector<WorktreeEntry>> worktrees(const Project& project);

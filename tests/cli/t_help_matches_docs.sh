@@ -53,7 +53,7 @@ while IFS=$'\t' read -r kind cmd a b; do
       for opt in "$a" ${b:+"$b"}; do
         grep -qF -- "${opt//-/\\-}" "$man" || problems+=("man page: '$cmd $opt' (operation table) is not documented")
       done ;;
-    choice) grep -qwF -- "$a" "$man" || problems+=("man page: '$cmd' choice '$a' is not documented") ;;
+    choice) grep -qwF -- "${a//-/\\-}" "$man" || problems+=("man page: '$cmd' choice '$a' is not documented") ;;
   esac
 done <<<"$data"
 

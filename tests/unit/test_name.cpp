@@ -1,8 +1,10 @@
 // Workspace names: what is accepted, what is refused and why, and how a name maps to a folder.
+#include "berth/claude.hpp"
 #include "core/git.hpp"
 #include "core/name.hpp"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -202,3 +204,65 @@ TEST(NameSlug, SlashesBecomeDashes) {
 }
 
 } // namespace
+
+// Claude Code's worktree names (berth hook claude worktree-create): every name it could send maps
+// to a name berth accepts, always the same one, and two names never to the same one; valid names
+// are kept as they are.
+TEST(ClaudeName, MapsEveryNameToAValidDistinctOne) {
+  std::vector<std::string> names = {"",
+                                    "/",
+                                    "//",
+                                    "a//b",
+                                    ".",
+                                    "..",
+                                    "...",
+                                    ".hidden",
+                                    "-dash",
+                                    "--x",
+                                    "a b",
+                                    "a:b",
+                                    "a\tb",
+                                    "a\nb",
+                                    "HEAD",
+                                    "refs",
+                                    "refs/x",
+                                    "heads/main",
+                                    "x.lock",
+                                    "a.lock/b",
+                                    "trailing.",
+                                    "a./b",
+                                    "feature/../x",
+                                    "../../etc",
+                                    "/abs/path",
+                                    "a/",
+                                    "ü",
+                                    "ünïcode",
+                                    "日本語",
+                                    "a~b^c:d?e*",
+                                    "a[b]\\c",
+                                    "@{x}",
+                                    "a@{1}",
+                                    std::string(150, 'x'),
+                                    std::string(99, 'y') + ".",
+                                    std::string(98, 'z') + "/-",
+                                    std::string(1, '\0'),
+                                    "x" + std::string(1, '\x7f'),
+                                    "a-b",
+                                    "A_b.c-d",
+                                    "feat/search",
+                                    "agent-a1b2c3"};
+  std::map<std::string, std::string> seen;
+  for (const auto& name : names) {
+    std::string mapped = berth::claude_workspace_name(name);
+    EXPECT_TRUE(berth::validate_name(mapped).has_value())
+        << "'" << name << "' -> '" << mapped << "'";
+    EXPECT_EQ(berth::claude_workspace_name(name), mapped) << "deterministic";
+    auto [it, fresh] = seen.emplace(mapped, name);
+    EXPECT_TRUE(fresh) << "'" << name << "' and '" << it->second << "' both -> '" << mapped << "'";
+  }
+  for (std::string valid : {"a-b", "A_b.c-d", "feat/search", "agent-a1b2c3"})
+    EXPECT_EQ(berth::claude_workspace_name(valid), valid);
+  EXPECT_EQ(berth::claude_workspace_name("a b").substr(0, 4), "a-b-");
+  EXPECT_EQ(berth::claude_workspace_name("HEAD").substr(0, 12), "claude-HEAD-");
+  EXPECT_EQ(berth::claude_workspace_name(std::string(150, 'x')).size(), berth::kMaxNameLength);
+}

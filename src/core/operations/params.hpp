@@ -41,10 +41,16 @@ Param string_param(std::string name, std::string help, std::string short_name = 
 using Handler = std::function<Result<Outcome>(const Project& project, const Params& params,
                                               const OperationContext& context)>;
 
-// One per command, in op_<name>.cpp: the entry, its `run` taking a Project (the table wraps it).
+/// The handler of an operation that finds its own project or needs none (needs_project = false).
+using AloneHandler =
+    std::function<Result<Outcome>(const Params& params, const OperationContext& context)>;
+
+// One per command, in op_<name>.cpp: the entry, its `run` taking a Project (the table wraps it),
+// or, with needs_project = false, its `alone` handler.
 struct Entry {
   Operation operation;
   Handler handler;
+  AloneHandler alone = nullptr;
 };
 Entry new_entry();
 Entry list_entry();
@@ -63,5 +69,7 @@ Entry watch_entry();
 Entry doctor_entry();
 Entry config_entry();
 Entry trust_entry();
+Entry hook_entry();
+Entry integrate_entry();
 
 } // namespace berth::ops
