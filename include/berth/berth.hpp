@@ -418,6 +418,15 @@ struct RunOptions {
   /// sandbox, and must not be given the terminal); `on_end` once it has ended.
   std::function<void(int process_group, bool own_session)> on_start;
   std::function<void()> on_end;
+  /// Capture instead of pass-through (a front end whose stdout is not the user's terminal: the
+  /// MCP server, where stdout is the protocol). When set, the command's stdout and stderr go to
+  /// pipes and each chunk is handed here as it arrives (stream 1 or 2), read without deadlock and
+  /// kept nowhere else (the sink caps what it keeps); stdin is /dev/null.
+  std::function<void(std::string_view chunk, int stream)> on_output;
+  /// Capture mode only: asked at least every 100 ms while the command runs (from the running
+  /// thread); once true, the whole process group gets SIGTERM, then SIGKILL after 2 s, and the
+  /// result says `cancelled`.
+  std::function<bool()> cancelled;
 };
 
 struct RunResult {
@@ -427,6 +436,7 @@ struct RunResult {
   int exit_status =
       0; ///< the command's code, 128+N for a signal, 124 on timeout, 127 when it could not start
   bool timed_out = false;
+  bool cancelled = false;                  ///< stopped by RunOptions::cancelled (exit_status 130)
   std::vector<std::string> sandbox_layers; ///< what confined it (empty: not sandboxed)
   int commits = 0;  ///< commits made inside a sandboxed run, moved onto the branch
   bool kept = true; ///< --ephemeral: false when the unchanged workspace was removed

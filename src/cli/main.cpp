@@ -7,6 +7,7 @@
 #include "cli/foreground.hpp"
 #include "cli/parser.hpp"
 #include "cli/render.hpp"
+#include "mcp/server.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -53,6 +54,8 @@ std::string help_text(const CLI::App& app) {
                     "commands:\n";
   for (const auto& op : berth::operations())
     out += fmt::format("  {:<10} {}\n", op.name, op.summary);
+  // Not an entry of the table: the MCP server is a front end of its own (src/mcp/).
+  out += fmt::format("  {:<10} {}\n", "mcp", "serve this project to an MCP client on stdio");
   out +=
       "  help       show help for berth or a command\n\n"
       "global options (before or after the command):\n"
@@ -85,6 +88,9 @@ std::string completion_data_text() {
         out += fmt::format("choice\t{}\t{}\n", op.name, choice);
     }
   }
+  out += "command\tmcp\tserve this project to an MCP client on stdio\n";
+  for (const char* option : {"--allow-accept", "--allow-unsandboxed"})
+    out += fmt::format("option\tmcp\t{}\n", option);
   out += "command\thelp\tshow help for berth or a command\n";
   return out;
 }
@@ -100,6 +106,13 @@ int run_main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "watch") == 0) {
     if (std::strcmp(argv[2], "hook") == 0) return cli::watch_hook_main(argc, argv);
     if (std::strcmp(argv[2], "serve") == 0) return cli::watch_serve_main(argc, argv);
+  }
+  // `berth mcp`: stdout is the MCP protocol, so not the parser's rendering path.
+  if (argc >= 2 && std::strcmp(argv[1], "mcp") == 0) return mcp::mcp_main(argc, argv);
+  if (argc == 3 && std::strcmp(argv[1], "help") == 0 && std::strcmp(argv[2], "mcp") == 0) {
+    char help[] = "--help";
+    char* mcp_help[] = {argv[0], argv[2], help};
+    return mcp::mcp_main(3, mcp_help);
   }
   struct {
     bool json = false;

@@ -49,6 +49,15 @@ const std::vector<ConfigKey>& config_keys() {
        true},
       {"setup.lfs", std::string("auto"),
        "auto: Git LFS files are real files in a new workspace; skip: leave them as pointers", true},
+      // A repository's own .berth.toml must not loosen what the MCP server lets an agent do.
+      {"mcp.sandbox", true,
+       "`berth mcp`: run workspace_run commands in the sandbox (an agent may turn it off only when "
+       "the server was started with --allow-unsandboxed)",
+       false},
+      {"mcp.allow_accept", false,
+       "`berth mcp`: offer the workspace_accept tool (as --allow-accept does); off, the human "
+       "lands the change",
+       false},
   };
   return keys;
 }

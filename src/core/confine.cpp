@@ -6,8 +6,10 @@
 
 #include "core/sandbox_internal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <random>
@@ -129,7 +131,90 @@ Result<void> write_all(int fd, const std::string& content, const std::string& re
   return {};
 }
 
+// Make each missing directory of `parent`, one component at a time, every step opened beneath the
+// root by the kernel: a component that is a symlink pointing out fails the next openat2, so no
+// directory is ever made outside.
+Result<void> make_directories_beneath(int root_fd, const std::string& parent) {
+  if (parent == "." || parent.empty()) return {};
+  std::string so_far;
+  size_t start = 0;
+  while (start <= parent.size()) {
+    size_t slash = parent.find('/', start);
+    std::string part = parent.substr(start, slash == std::string::npos ? slash : slash - start);
+    start = slash == std::string::npos ? parent.size() + 1 : slash + 1;
+    if (part.empty() || part == ".") continue;
+    std::string next = so_far.empty() ? part : so_far + "/" + part;
+    auto here = openat2_beneath(root_fd, next, O_PATH | O_DIRECTORY, 0);
+    if (!here) {
+      if (here.error().code != ErrorCode::not_found) return tl::unexpected(here.error());
+      auto dir = BERTH_TRY(
+          openat2_beneath(root_fd, so_far.empty() ? "." : so_far, O_PATH | O_DIRECTORY, 0));
+      if (::mkdirat(dir.get(), part.c_str(), 0755) != 0 && errno != EEXIST)
+        return fail(ErrorCode::io_error, fmt::format("{}: {}", next, std::strerror(errno)));
+    }
+    so_far = next;
+  }
+  return {};
+}
+
 } // namespace
+
+Result<void> delete_beneath(const std::string& root, const std::string& relative) {
+  BERTH_TRY(check_relative(relative));
+  auto split = split_parent(relative);
+  if (split.second.empty() || split.second == "." || split.second == "..")
+    return tl::unexpected(escape(relative, "not a file name"));
+  auto root_fd = BERTH_TRY(open_root(root));
+  auto dir = BERTH_TRY(openat2_beneath(root_fd.get(), split.first, O_PATH | O_DIRECTORY, 0));
+  struct stat st {};
+  if (::fstatat(dir.get(), split.second.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return fail(errno == ENOENT ? ErrorCode::not_found : ErrorCode::io_error,
+                fmt::format("{}: {}", relative, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode))
+    return fail(ErrorCode::usage, fmt::format("{}: a directory", relative),
+                "delete the files in it one by one");
+  // unlinkat removes the name in the directory we resolved beneath the root: a symlink goes,
+  // what it points to stays; a hard link's other names (outside, maybe) keep the data.
+  if (::unlinkat(dir.get(), split.second.c_str(), 0) != 0)
+    return fail(errno == ENOENT ? ErrorCode::not_found : ErrorCode::io_error,
+                fmt::format("{}: {}", relative, std::strerror(errno)));
+  return {};
+}
+
+Result<std::vector<DirEntry>> list_beneath(const std::string& root, const std::string& relative) {
+  std::string path = relative.empty() ? "." : relative;
+  BERTH_TRY(check_relative(path));
+  auto root_fd = BERTH_TRY(open_root(root));
+  auto dir = BERTH_TRY(openat2_beneath(root_fd.get(), path, O_RDONLY | O_DIRECTORY, 0));
+  int fd = ::dup(dir.get());
+  DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
+  if (!d) {
+    if (fd >= 0) ::close(fd);
+    return fail(ErrorCode::io_error, fmt::format("{}: {}", path, std::strerror(errno)));
+  }
+  std::vector<DirEntry> entries;
+  while (struct dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    DirEntry entry{name, "other", 0};
+    struct stat st {};
+    if (::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      if (S_ISREG(st.st_mode)) {
+        entry.type = "file";
+        entry.size = st.st_size;
+      } else if (S_ISDIR(st.st_mode)) {
+        entry.type = "dir";
+      } else if (S_ISLNK(st.st_mode)) {
+        entry.type = "symlink";
+      }
+    }
+    entries.push_back(std::move(entry));
+  }
+  ::closedir(d);
+  std::sort(entries.begin(), entries.end(),
+            [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+  return entries;
+}
 
 Result<int> open_beneath(const std::string& root, const std::string& relative, Access access) {
   BERTH_TRY(check_relative(relative));
@@ -177,7 +262,7 @@ Result<std::string> read_beneath(const std::string& root, const std::string& rel
 }
 
 Result<void> write_beneath(const std::string& root, const std::string& relative,
-                           const std::string& content) {
+                           const std::string& content, bool make_parents) {
   BERTH_TRY(check_relative(relative));
   // (Not a structured binding: the lambda below captures `name`, which clang 14 cannot do.)
   auto split = split_parent(relative);
@@ -186,6 +271,7 @@ Result<void> write_beneath(const std::string& root, const std::string& relative,
   if (name.empty() || name == "." || name == "..")
     return tl::unexpected(escape(relative, "not a file name"));
   auto root_fd = BERTH_TRY(open_root(root));
+  if (make_parents) BERTH_TRY(make_directories_beneath(root_fd.get(), parent));
   // The directory is resolved once, by the kernel, beneath the root; everything after works on
   // names inside that directory fd, which no later rename or symlink can redirect.
   auto dir = BERTH_TRY(openat2_beneath(root_fd.get(), parent, O_RDONLY | O_DIRECTORY, 0));

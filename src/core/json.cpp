@@ -223,6 +223,7 @@ void to_json(nlohmann::json& j, const RunResult& r) {
        {"cwd", r.cwd},
        {"exit_status", r.exit_status},
        {"timed_out", r.timed_out},
+       {"cancelled", r.cancelled},
        {"sandbox", r.sandbox_layers},
        {"commits", r.commits},
        {"kept", r.kept},

@@ -68,20 +68,168 @@ Result<std::optional<SandboxMode>> sandbox_mode(const Project& project, const Ru
               "use --sandbox=landlock, bwrap or best-effort");
 }
 
-} // namespace
+// Every usage error before anything happens: a refused run changes nothing.
+struct RunPlan {
+  std::optional<SandboxMode> mode;
+  std::map<std::string, std::string> extra_env;
+};
 
-Result<RunResult> run_in_workspace(const Project& project, const RunOptions& options) {
-  auto mode = BERTH_TRY(sandbox_mode(project, options));
+Result<RunPlan> check_run_options(const Project& project, const RunOptions& options) {
+  RunPlan plan;
+  plan.mode = BERTH_TRY(sandbox_mode(project, options));
   if (options.timeout && !(*options.timeout > 0))
     return fail(ErrorCode::usage, "--timeout must be a positive number of seconds");
-  // Every usage error before anything happens: a refused run changes nothing.
-  std::map<std::string, std::string> extra_env;
   for (const auto& kv : options.env) {
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
       return fail(ErrorCode::usage, fmt::format("--env '{}': expected KEY=VALUE", kv));
-    extra_env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    plan.extra_env[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  return plan;
+}
+
+// The command, where and how it starts: the workspace's environment, its own process group (so
+// a timeout, a Ctrl-C or a cancel reaches all it started), its streams passed through, or piped
+// when the front end captures them (stdin /dev/null then: nobody would type into it).
+util::SpawnOptions spawn_options(const Project& project, const RunOptions& options,
+                                 const RunPlan& plan, const Workspace& w, const std::string& cwd) {
+  util::SpawnOptions spawn;
+  spawn.argv = options.command;
+  if (spawn.argv.empty()) {
+    const char* shell = std::getenv("SHELL");
+    spawn.argv = {shell && *shell ? shell : "/bin/sh"};
+  }
+  spawn.cwd = cwd;
+  if (options.on_output) {
+    spawn.in = util::Stream::null;
+    spawn.out = spawn.err = util::Stream::pipe;
+  } else {
+    spawn.in = spawn.out = spawn.err = util::Stream::inherit;
+  }
+  spawn.group = util::ProcessGroup::own;
+  for (const auto& [key, value] : workspace_environment(project, w))
+    spawn.env[key] = value;
+  for (const auto& [key, value] : plan.extra_env)
+    spawn.env[key] = value;
+  return spawn;
+}
+
+// The sandbox: a confined session (detached HEAD, object quarantine, private TMPDIR) and the
+// kernel-enforced policy around the child. A new session instead of a group: no controlling
+// terminal, so no keystrokes pushed into the user's shell (TIOCSTI).
+Result<PreparedSandbox> enter_sandbox(const Project& project, const Workspace& w, SandboxMode mode,
+                                      bool network, util::SpawnOptions& spawn,
+                                      std::optional<ConfinedSession>& session, RunResult& result) {
+  session = BERTH_TRY(begin_confined_session(project, w));
+  SandboxRequest request{
+      mode,           network ? Network::on : Network::off, w.path, w.git_dir, session->quarantine,
+      session->tmpdir};
+  auto prepared = prepare_sandbox(request);
+  if (!prepared) {
+    (void)end_confined_session(project, w, *session);
+    session.reset();
+    return tl::unexpected(prepared.error());
+  }
+  for (const auto& [key, value] : session->env)
+    spawn.env[key] = value;
+  spawn.argv.insert(spawn.argv.begin(), prepared->argv_prefix.begin(), prepared->argv_prefix.end());
+  spawn.child_setup = prepared->apply_in_child;
+  spawn.group = util::ProcessGroup::session;
+  spawn.close_other_fds = true;
+  result.sandbox_layers = prepared->layers;
+  for (const auto& m : prepared->missing)
+    result.warnings.push_back("sandbox: not enforced: " + m);
+  return std::move(*prepared);
+}
+
+// Passed through: the front end owns the terminal and signals (on_start); a timeout stops the
+// whole group with TERM, a grace period, then KILL.
+void wait_passed_through(util::Child& child, const RunOptions& options, RunResult& result) {
+  pid_t group = child.pid(); // the group outlives its leader: reached by its id once reaped
+  std::optional<std::chrono::milliseconds> limit;
+  if (options.timeout)
+    limit = std::chrono::milliseconds(static_cast<int64_t>(*options.timeout * 1000));
+  bool timed_out = false;
+  auto waited = child.wait(limit, &timed_out);
+  if (waited && timed_out) {
+    result.timed_out = true;
+    ::kill(-group, SIGTERM);
+    bool still = false;
+    waited = child.wait(std::chrono::milliseconds(2000), &still);
+    if (waited && still) {
+      ::kill(-group, SIGKILL);
+      waited = child.wait();
+    }
+    ::kill(-group, SIGKILL); // stragglers that ignored TERM in the group
+  }
+  if (!waited) result.warnings.push_back(waited.error());
+  result.exit_status = result.timed_out ? 124 : waited ? waited->status() : 1;
+}
+
+// Captured: both pipes drained together (no deadlock on a full one), every chunk to the sink;
+// the timeout and the caller's cancel stop the group alike (TERM, 2 s, KILL).
+void wait_captured(util::Child& child, const RunOptions& options, RunResult& result) {
+  std::optional<std::chrono::steady_clock::time_point> timeout_at;
+  if (options.timeout)
+    timeout_at = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(static_cast<int64_t>(*options.timeout * 1000));
+  auto stop = [&] {
+    if (options.cancelled && options.cancelled()) return result.cancelled = true;
+    if (timeout_at && std::chrono::steady_clock::now() >= *timeout_at)
+      return result.timed_out = true;
+    return false;
+  };
+  auto sink = [&](int fd, std::string_view chunk) { options.on_output(chunk, fd); };
+  auto waited = child.communicate({}, sink, std::nullopt, true, stop, false);
+  ::kill(-child.pid(), SIGKILL); // stragglers in the group
+  if (!waited) result.warnings.push_back(waited.error());
+  result.exit_status = result.cancelled   ? 130
+                       : result.timed_out ? 124
+                       : waited           ? waited->status()
+                                          : 1;
+}
+
+// The command could write the admin dir (git must): a FIFO it left where git expects HEAD, the
+// index or a reflog would hang the session's end, every later command, and the user's own
+// `git gc`. Moved aside now, and said.
+void repair_after_command(const Workspace& w, RunResult& result) {
+  if (auto repaired = repair_admin_files(w); !repaired)
+    result.warnings.push_back(repaired.error().message);
+  else
+    for (const auto& moved : *repaired)
+      result.warnings.push_back("the command left a file git cannot read: " + moved);
+}
+
+// The sandbox's end: commits made inside move onto the branch, the quarantine is judged.
+void leave_sandbox(const Project& project, const Workspace& w, const ConfinedSession& session,
+                   RunResult& result) {
+  auto ended = end_confined_session(project, w, session);
+  if (!ended) {
+    result.warnings.push_back("sandbox: " + ended.error().message);
+    return;
+  }
+  result.commits = ended->commits;
+  for (const auto& warning : ended->warnings)
+    result.warnings.push_back(warning);
+}
+
+// --ephemeral: a workspace that changed nothing goes away; one with changes stays for review.
+Result<void> remove_if_unchanged(const Project& project, const std::string& name,
+                                 RunResult& result) {
+  Workspace now = BERTH_TRY(find_workspace(project, name));
+  Captured state = BERTH_TRY(capture(project, now));
+  if (state.clean() && state.head == now.base) {
+    auto discarded = discard_workspace(project, now.name, Force::yes, Trash::no);
+    result.kept = !discarded.has_value();
+    if (!discarded) result.warnings.push_back(discarded.error().message);
+  }
+  return {};
+}
+
+} // namespace
+
+Result<RunResult> run_in_workspace(const Project& project, const RunOptions& options) {
+  RunPlan plan = BERTH_TRY(check_run_options(project, options));
   RunResult result;
   if (options.ephemeral) {
     NewOptions create;
@@ -98,123 +246,39 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
   result.path = w.path;
   result.cwd = run_directory(project, w);
 
-  util::SpawnOptions spawn;
-  spawn.argv = options.command;
-  if (spawn.argv.empty()) {
-    const char* shell = std::getenv("SHELL");
-    spawn.argv = {shell && *shell ? shell : "/bin/sh"};
-  }
-  spawn.cwd = result.cwd;
-  spawn.in = spawn.out = spawn.err = util::Stream::inherit;
-  spawn.group = util::ProcessGroup::own;
-  for (const auto& [key, value] : workspace_environment(project, w))
-    spawn.env[key] = value;
-  for (const auto& [key, value] : extra_env)
-    spawn.env[key] = value;
-
-  // The sandbox: a confined session (detached HEAD, object quarantine, private TMPDIR) and the
-  // kernel-enforced policy around the child.
+  util::SpawnOptions spawn = spawn_options(project, options, plan, w, result.cwd);
   std::optional<ConfinedSession> session;
   PreparedSandbox sandbox;
-  if (mode) {
-    auto begun = begin_confined_session(project, w);
-    if (!begun) {
-      return tl::unexpected(begun.error());
-    }
-    session = *begun;
-    SandboxRequest request{*mode,
-                           options.network ? Network::on : Network::off,
-                           w.path,
-                           w.git_dir,
-                           session->quarantine,
-                           session->tmpdir};
-    auto prepared = prepare_sandbox(request);
-    if (!prepared) {
-      (void)end_confined_session(project, w, *session);
-      return tl::unexpected(prepared.error());
-    }
-    sandbox = std::move(*prepared);
-    for (const auto& [key, value] : session->env)
-      spawn.env[key] = value;
-    spawn.argv.insert(spawn.argv.begin(), sandbox.argv_prefix.begin(), sandbox.argv_prefix.end());
-    spawn.child_setup = sandbox.apply_in_child;
-    spawn.group = util::ProcessGroup::session;
-    spawn.close_other_fds = true;
-    result.sandbox_layers = sandbox.layers;
-    for (const auto& m : sandbox.missing)
-      result.warnings.push_back("sandbox: not enforced: " + m);
-  }
+  if (plan.mode)
+    sandbox =
+        BERTH_TRY(enter_sandbox(project, w, *plan.mode, options.network, spawn, session, result));
 
   auto child = util::spawn(spawn);
-  if (mode) release_sandbox(sandbox);
+  if (plan.mode) release_sandbox(sandbox);
   if (child && session) record_session_command(project, w, *session, child->pid());
   if (!child) {
     // Like a shell: 127 when the command cannot be started.
     result.exit_status = 127;
     result.warnings.push_back(child.error());
   } else {
-    // The group outlives its leader: once the leader is reaped, reach it by its id.
-    pid_t group = child->pid();
     // The front end's signals and terminal (RunOptions::on_start), until the command ended.
-    if (options.on_start) options.on_start(group, mode.has_value());
+    if (options.on_start) options.on_start(child->pid(), plan.mode.has_value());
     struct Ended {
       const std::function<void()>& on_end;
       ~Ended() {
         if (on_end) on_end();
       }
     } ended{options.on_end};
-    std::optional<std::chrono::milliseconds> limit;
-    if (options.timeout)
-      limit = std::chrono::milliseconds(static_cast<int64_t>(*options.timeout * 1000));
-    bool timed_out = false;
-    auto waited = child->wait(limit, &timed_out);
-    if (waited && timed_out) {
-      // The whole group: TERM, a grace period, then KILL.
-      result.timed_out = true;
-      ::kill(-group, SIGTERM);
-      bool still = false;
-      waited = child->wait(std::chrono::milliseconds(2000), &still);
-      if (waited && still) {
-        ::kill(-group, SIGKILL);
-        waited = child->wait();
-      }
-      ::kill(-group, SIGKILL); // stragglers that ignored TERM in the group
-    }
-    if (!waited) result.warnings.push_back(waited.error());
-    result.exit_status = result.timed_out ? 124 : waited ? waited->status() : 1;
+    if (options.on_output)
+      wait_captured(*child, options, result);
+    else
+      wait_passed_through(*child, options, result);
   }
 
-  // The command could write the admin dir (git must): a FIFO it left where git expects HEAD, the
-  // index or a reflog would hang the session's end below, every later command, and the user's
-  // own `git gc`. Moved aside now, and said.
-  if (auto repaired = repair_admin_files(w); !repaired)
-    result.warnings.push_back(repaired.error().message);
-  else
-    for (const auto& moved : *repaired)
-      result.warnings.push_back("the command left a file git cannot read: " + moved);
-
-  if (session) {
-    auto ended = end_confined_session(project, w, *session);
-    if (ended) {
-      result.commits = ended->commits;
-      for (const auto& warning : ended->warnings)
-        result.warnings.push_back(warning);
-    } else {
-      result.warnings.push_back("sandbox: " + ended.error().message);
-    }
-  }
-
+  repair_after_command(w, result);
+  if (session) leave_sandbox(project, w, *session, result);
   lease.release();
-  // --ephemeral: a workspace that changed nothing goes away; one with changes stays for review.
-  if (options.ephemeral) {
-    Workspace now = BERTH_TRY(find_workspace(project, w.name));
-    Captured state = BERTH_TRY(capture(project, now));
-    if (state.clean() && state.head == now.base) {
-      auto discarded = discard_workspace(project, now.name, Force::yes, Trash::no);
-      result.kept = !discarded.has_value();
-      if (!discarded) result.warnings.push_back(discarded.error().message);
-    }
-  }
+  if (options.ephemeral) BERTH_TRY(remove_if_unchanged(project, w.name, result));
   return result;
 }
 

@@ -102,8 +102,20 @@ Child::~Child() {
 
 tl::expected<ProcessResult, std::string>
 Child::communicate(const std::string& input, const OutputSink& on_output,
-                   std::optional<std::chrono::steady_clock::time_point> deadline, bool group) {
+                   std::optional<std::chrono::steady_clock::time_point> deadline, bool group,
+                   const std::function<bool()>& stop, bool keep_output) {
   ProcessResult result;
+  // Asked to stop: TERM now (a command may clean up), and the deadline becomes a 2 s grace
+  // after which kill_at_deadline below KILLs what is left.
+  bool stopping = false;
+  auto check_stop = [&] {
+    if (stopping || !stop || !stop()) return;
+    stopping = true;
+    if (group) ::kill(-pid_, SIGTERM);
+    ::kill(pid_, SIGTERM);
+    auto grace = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    deadline = deadline ? std::min(*deadline, grace) : grace;
+  };
   // Past the deadline the child is killed, never waited for: a git blocked on a FIFO would
   // otherwise hold berth forever. Its whole group goes, so no filter or hook it started lingers.
   auto kill_at_deadline = [&]() -> bool {
@@ -141,12 +153,14 @@ Child::communicate(const std::string& input, const OutputSink& on_output,
       sinks[n] = &result.err;
       owners[n++] = &err_fd_;
     }
-    int wait_ms = -1;
+    int wait_ms = stop && !stopping ? 100 : -1;
+    check_stop();
     if (deadline) {
       if (kill_at_deadline()) break;
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           *deadline - std::chrono::steady_clock::now());
-      wait_ms = static_cast<int>(std::clamp<long long>(left.count() + 1, 1, 1000));
+      wait_ms = static_cast<int>(
+          std::clamp<long long>(left.count() + 1, 1, stop && !stopping ? 100 : 1000));
     }
     int ready = ::poll(fds, n, wait_ms);
     if (ready == 0) continue;
@@ -168,7 +182,7 @@ Child::communicate(const std::string& input, const OutputSink& on_output,
       char buf[65536];
       ssize_t r = ::read(*owners[i], buf, sizeof buf);
       if (r > 0) {
-        sinks[i]->append(buf, static_cast<size_t>(r));
+        if (keep_output) sinks[i]->append(buf, static_cast<size_t>(r));
         if (on_output)
           on_output(sinks[i] == &result.out ? 1 : 2, std::string_view(buf, static_cast<size_t>(r)));
       } else if (r == 0 || (errno != EINTR && errno != EAGAIN))
@@ -178,7 +192,15 @@ Child::communicate(const std::string& input, const OutputSink& on_output,
   // The streams may close (a child that closed them, or exec'd something that did) while the
   // child still runs: the deadline holds for its end too.
   std::optional<tl::expected<ProcessResult, std::string>> waited;
-  if (deadline && !result.timed_out) {
+  // A child that closed its streams but runs on can still be stopped.
+  while (stop && !stopping && !result.timed_out) {
+    bool still = false;
+    waited = wait(std::chrono::milliseconds(100), &still);
+    if (!waited || !still) break;
+    waited.reset();
+    check_stop();
+  }
+  if (!waited && deadline && !result.timed_out) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         *deadline - std::chrono::steady_clock::now());
     bool still = false;

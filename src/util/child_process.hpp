@@ -83,10 +83,13 @@ public:
   /// `on_output`, when given, also sees every chunk as it arrives (for streaming progress).
   /// With a deadline, a child still running at it is killed (its process group when `group`)
   /// and the result has timed_out set.
+  /// `stop`, when given, is asked at least every 100 ms: once it says true the child (its group
+  /// when `group`) gets SIGTERM, and SIGKILL if it has not ended 2 s later. `keep_output` false:
+  /// the result's out and err stay empty (a sink that caps what it keeps sees everything).
   tl::expected<ProcessResult, std::string>
   communicate(const std::string& input = {}, const OutputSink& on_output = {},
               std::optional<std::chrono::steady_clock::time_point> deadline = {},
-              bool group = false);
+              bool group = false, const std::function<bool()>& stop = {}, bool keep_output = true);
   /// For a conversation with a child that answers line by line (`git update-ref --stdin`): write
   /// all of `data` to its stdin (false when it stopped reading), then read one line of its stdout
   /// (without the newline; nullopt once it closed stdout). Its stderr is left to communicate().

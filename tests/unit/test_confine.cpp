@@ -197,4 +197,70 @@ TEST_F(ConfineTest, SymlinkSwapRaceNeverEscapes) {
   EXPECT_GT(inside + refused, 0);
 }
 
+TEST_F(ConfineTest, MakeParentsStaysInside) {
+  ASSERT_TRUE(berth::write_beneath(root_, "a/b/c.txt", "deep\n", true));
+  EXPECT_EQ(slurp(util::join(root_, "a/b/c.txt")), "deep\n");
+  // Without make_parents a missing directory is not_found.
+  auto w = berth::write_beneath(root_, "x/y.txt", "no\n");
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().code, ErrorCode::not_found);
+  // A symlinked directory pointing out is not followed to make directories outside.
+  ASSERT_EQ(::symlink(base_.c_str(), util::join(root_, "out").c_str()), 0);
+  auto escaped = berth::write_beneath(root_, "out/made/f.txt", "pwned", true);
+  ASSERT_FALSE(escaped);
+  EXPECT_EQ(escaped.error().code, ErrorCode::escape_refused);
+  struct stat st {};
+  EXPECT_NE(::stat(util::join(base_, "made").c_str(), &st), 0);
+  auto dotdot = berth::write_beneath(root_, "sub/../../made2/f", "pwned", true);
+  ASSERT_FALSE(dotdot);
+  EXPECT_EQ(dotdot.error().code, ErrorCode::escape_refused);
+  EXPECT_NE(::stat(util::join(base_, "made2").c_str(), &st), 0);
+}
+
+TEST_F(ConfineTest, DeleteRemovesOnlyInside) {
+  ASSERT_TRUE(berth::delete_beneath(root_, "sub/in.txt"));
+  struct stat st {};
+  EXPECT_NE(::stat(util::join(root_, "sub/in.txt").c_str(), &st), 0);
+  // A symlink pointing out is removed itself; its target stays.
+  ASSERT_EQ(::symlink(util::join(base_, "secret").c_str(), util::join(root_, "link").c_str()), 0);
+  ASSERT_TRUE(berth::delete_beneath(root_, "link"));
+  EXPECT_EQ(slurp(util::join(base_, "secret")), "secret\n");
+  for (const char* bad : {"../secret", "/etc/passwd", "sub/../../secret", "../ws2/secret"}) {
+    auto d = berth::delete_beneath(root_, bad);
+    ASSERT_FALSE(d) << bad;
+    EXPECT_EQ(d.error().code, ErrorCode::escape_refused) << bad;
+  }
+  EXPECT_EQ(slurp(util::join(base_, "secret")), "secret\n");
+  EXPECT_EQ(slurp(util::join(base_, "ws2/secret")), "sibling\n");
+  // Through a symlinked directory: refused, the file outside stays.
+  ASSERT_EQ(::symlink(base_.c_str(), util::join(root_, "out").c_str()), 0);
+  auto through = berth::delete_beneath(root_, "out/secret");
+  ASSERT_FALSE(through);
+  EXPECT_EQ(through.error().code, ErrorCode::escape_refused);
+  EXPECT_EQ(slurp(util::join(base_, "secret")), "secret\n");
+  auto dir = berth::delete_beneath(root_, "sub");
+  ASSERT_FALSE(dir);
+  EXPECT_EQ(dir.error().code, ErrorCode::usage);
+}
+
+TEST_F(ConfineTest, ListSeesOnlyInside) {
+  ASSERT_EQ(::symlink(base_.c_str(), util::join(root_, "out").c_str()), 0);
+  auto top = berth::list_beneath(root_, "");
+  ASSERT_TRUE(top) << top.error().message;
+  ASSERT_EQ(top->size(), 2u);
+  EXPECT_EQ((*top)[0].name, "out");
+  EXPECT_EQ((*top)[0].type, "symlink");
+  EXPECT_EQ((*top)[1].name, "sub");
+  EXPECT_EQ((*top)[1].type, "dir");
+  auto sub = berth::list_beneath(root_, "sub");
+  ASSERT_TRUE(sub);
+  ASSERT_EQ(sub->size(), 1u);
+  EXPECT_EQ((*sub)[0].size, 7);
+  for (const char* bad : {"..", "out", "/", "/proc/self/root", "sub/../.."}) {
+    auto l = berth::list_beneath(root_, bad);
+    ASSERT_FALSE(l) << bad;
+    EXPECT_EQ(l.error().code, ErrorCode::escape_refused) << bad;
+  }
+}
+
 } // namespace

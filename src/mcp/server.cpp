@@ -1,0 +1,371 @@
+// `berth mcp`: JSON-RPC 2.0 on stdin/stdout, one message per line (the MCP stdio transport).
+//
+// Concurrency: requests that only answer from memory (initialize, tools/list, ping) are answered
+// on the reading thread; every tools/call and resources/read runs on a thread of its own, so a
+// long workspace_run does not hold up a workspace_list. One mutex serialises stdout. Each
+// in-flight request has a cancel flag: notifications/cancelled sets it (a run's process group is
+// then stopped), and so does the end of stdin, after which the server waits for every call to
+// finish (no child left behind) and exits.
+#include "mcp/server.hpp"
+
+#include "berth/berth.hpp"
+#include "berth/json.hpp"
+#include "berth/operations.hpp"
+#include "mcp/protocol.hpp"
+#include "mcp/tools.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace mcp {
+namespace {
+
+using nlohmann::json;
+
+// JSON-RPC's server-defined range: MCP names -32002 for an unknown resource.
+constexpr int kResourceNotFound = -32002;
+
+const char* kInstructions =
+    "berth gives each coding task its own git workspace (a worktree on its own branch, outside "
+    "the user's checkout). Create one with workspace_create, change files only through the "
+    "workspace_* file tools or workspace_run, check with workspace_diff, record with "
+    "workspace_commit. The user reviews and lands the work; discarding is recoverable "
+    "(workspace_restore).";
+
+class Server {
+public:
+  Server(berth::Project project, ServerSettings settings)
+      : project_(std::move(project)), settings_(settings), tools_(make_tools(settings_)) {}
+
+  void serve() {
+    LineReader reader;
+    char buf[65536];
+    for (;;) {
+      ssize_t r = ::read(0, buf, sizeof buf);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      for (auto& line : reader.feed(std::string_view(buf, static_cast<size_t>(r))))
+        handle_line(line);
+    }
+    if (auto last = reader.finish()) handle_line(*last);
+    shutdown();
+  }
+
+private:
+  struct InFlight {
+    std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
+  };
+
+  void write(const json& message) {
+    std::string text = frame(message);
+    std::lock_guard lock(out_mutex_);
+    size_t done = 0;
+    while (done < text.size()) {
+      ssize_t w = ::write(1, text.data() + done, text.size() - done);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return; // the client is gone; stdin's end will follow
+      done += static_cast<size_t>(w);
+    }
+  }
+
+  void handle_line(const LineReader::Line& line) {
+    if (line.oversize) {
+      write(error_reply(nullptr, kInvalidRequest,
+                        "Invalid Request: message larger than " + std::to_string(kMaxMessageBytes) +
+                            " bytes"));
+      return;
+    }
+    if (line.text.find_first_not_of(" \t\r") == std::string::npos) return; // blank line
+    Message m = parse_message(line.text);
+    switch (m.kind) {
+    case Message::Kind::invalid:
+      write(m.error_reply);
+      return;
+    case Message::Kind::response:
+      return; // we send no requests, so no response is awaited
+    case Message::Kind::notification:
+      notification(m);
+      return;
+    case Message::Kind::request:
+      request(std::move(m));
+      return;
+    }
+  }
+
+  void notification(const Message& m) {
+    if (m.method == "notifications/initialized") {
+      initialized_ = true;
+    } else if (m.method == "notifications/cancelled") {
+      std::lock_guard lock(flight_mutex_);
+      auto it = in_flight_.find(key(m.params.value("requestId", json())));
+      if (it != in_flight_.end()) it->second.cancelled->store(true);
+    }
+    // Other notifications (roots, progress) need nothing from us.
+  }
+
+  static std::string key(const json& id) { return id.dump(); }
+
+  // The stateless revision's results say they are complete (no input needed from the client).
+  static json finish(json result, bool stateless) {
+    if (stateless) result["resultType"] = "complete";
+    return result;
+  }
+
+  void request(Message m) {
+    auto version = request_version(m.params);
+    bool stateless = version.has_value() && m.method != "initialize";
+    if (stateless && *version != kStatelessVersion &&
+        std::find(lifecycle_versions().begin(), lifecycle_versions().end(), *version) ==
+            lifecycle_versions().end()) {
+      write(error_reply(m.id, kInvalidParams, "Unsupported protocol version",
+                        {{"supported", supported_versions()}, {"requested", *version}}));
+      return;
+    }
+    stateless = stateless && *version == kStatelessVersion;
+    const std::string& method = m.method;
+    if (method == "initialize") {
+      std::string v = negotiate_version(m.params.value("protocolVersion", json()));
+      write(result_reply(m.id, {{"protocolVersion", v},
+                                {"capabilities", capabilities()},
+                                {"serverInfo", server_info()},
+                                {"instructions", kInstructions}}));
+    } else if (method == "server/discover") {
+      write(result_reply(m.id, {{"resultType", "complete"},
+                                {"supportedVersions", supported_versions()},
+                                {"capabilities", capabilities()},
+                                {"serverInfo", server_info()},
+                                {"instructions", kInstructions}}));
+    } else if (method == "ping") {
+      write(result_reply(m.id, finish(json::object(), stateless)));
+    } else if (method == "tools/list") {
+      json list = json::array();
+      for (const auto& tool : tools_)
+        list.push_back(tool.definition);
+      write(result_reply(m.id, finish({{"tools", list}}, stateless)));
+    } else if (method == "resources/templates/list") {
+      json templates = json::array({{{"uriTemplate", "berth://workspace/{name}/diff"},
+                                     {"name", "workspace-diff"},
+                                     {"title", "A workspace's diff"},
+                                     {"description", "everything the workspace changed since its "
+                                                     "base, as a patch git apply takes"},
+                                     {"mimeType", "text/x-diff"}}});
+      write(result_reply(m.id, finish({{"resourceTemplates", templates}}, stateless)));
+    } else if (method == "tools/call" || method == "resources/read" || method == "resources/list") {
+      start_call(std::move(m), stateless);
+    } else {
+      write(error_reply(m.id, kMethodNotFound, "Method not found: " + method));
+    }
+  }
+
+  json capabilities() const {
+    return {{"tools", {{"listChanged", false}}},
+            {"resources", {{"subscribe", false}, {"listChanged", false}}}};
+  }
+
+  static json server_info() {
+    return {{"name", "berth"}, {"title", "berth workspaces"}, {"version", berth::version()}};
+  }
+
+  // Runs a request on a thread of its own; the reading thread goes on reading.
+  void start_call(Message m, bool stateless) {
+    InFlight flight;
+    {
+      std::lock_guard lock(flight_mutex_);
+      if (in_flight_.count(key(m.id))) {
+        write(error_reply(m.id, kInvalidRequest, "Invalid Request: id already in use"));
+        return;
+      }
+      in_flight_[key(m.id)] = flight;
+      ++running_;
+    }
+    std::thread([this, m = std::move(m), stateless, flight]() mutable {
+      json reply;
+      try {
+        reply = call(m, stateless, flight);
+      } catch (const std::exception& e) {
+        // nlohmann's type errors (an argument of the wrong type) and the like: the request's
+        // fault or ours, either way an answer, never a dead server.
+        reply = error_reply(m.id, kInternalError, std::string("Internal error: ") + e.what());
+      }
+      write(reply);
+      std::lock_guard lock(flight_mutex_);
+      in_flight_.erase(key(m.id));
+      --running_;
+      done_.notify_all();
+    }).detach();
+  }
+
+  json call(const Message& m, bool stateless, const InFlight& flight) {
+    if (m.method == "resources/list")
+      return result_reply(m.id, finish(list_resources(), stateless));
+    if (m.method == "resources/read") {
+      if (!m.params.contains("uri") || !m.params["uri"].is_string())
+        return error_reply(m.id, kInvalidParams, "Invalid params: resources/read needs a uri");
+      return read_resource(m.id, m.params["uri"].get<std::string>(), stateless);
+    }
+    // tools/call
+    if (!m.params.contains("name") || !m.params["name"].is_string())
+      return error_reply(m.id, kInvalidParams, "Invalid params: tools/call needs a tool name");
+    std::string name = m.params["name"];
+    const Tool* tool = nullptr;
+    for (const auto& t : tools_)
+      if (t.name == name) tool = &t;
+    if (!tool) return error_reply(m.id, kInvalidParams, "Invalid params: unknown tool " + name);
+    json arguments = m.params.value("arguments", json::object());
+    // A model's mistake in the arguments is a tool error it can read and correct (MCP
+    // 2025-11-25: input validation errors are tool execution errors).
+    std::string wrong = check_arguments(tool->definition["inputSchema"], arguments);
+    if (!wrong.empty())
+      return result_reply(
+          m.id,
+          finish(
+              error_result(berth::Error{
+                  berth::ErrorCode::usage, wrong, "see the tool's inputSchema", std::nullopt, {}}),
+              stateless));
+    CallContext ctx{project_, settings_, {}, flight.cancelled};
+    json meta = m.params.value("_meta", json::object());
+    if (meta.is_object() && meta.contains("progressToken")) {
+      json token = meta["progressToken"];
+      ctx.progress = [this, token](double progress, const std::string& message) {
+        write(
+            {{"jsonrpc", "2.0"},
+             {"method", "notifications/progress"},
+             {"params", {{"progressToken", token}, {"progress", progress}, {"message", message}}}});
+      };
+    }
+    json result = tool->call(arguments, ctx);
+    if (flight.cancelled->load())
+      std::cerr << "berth mcp: request " << m.id.dump() << " (" << name << ") was cancelled\n";
+    return result_reply(m.id, finish(std::move(result), stateless));
+  }
+
+  json list_resources() {
+    json resources = json::array({{{"uri", "berth://workspaces"},
+                                   {"name", "workspaces"},
+                                   {"title", "This project's workspaces"},
+                                   {"mimeType", "application/json"}}});
+    if (auto list = berth::list_workspaces(project_))
+      for (const auto& w : *list)
+        resources.push_back({{"uri", "berth://workspace/" + w.workspace.name + "/diff"},
+                             {"name", w.workspace.name + "-diff"},
+                             {"title", "Diff of workspace " + w.workspace.name},
+                             {"mimeType", "text/x-diff"}});
+    return {{"resources", resources}};
+  }
+
+  json read_resource(const json& id, const std::string& uri, bool stateless) {
+    const std::string prefix = "berth://workspace/", suffix = "/diff";
+    std::string mime, text;
+    berth::OperationContext context;
+    if (uri == "berth://workspaces") {
+      const berth::Operation* op = berth::find_operation("list");
+      auto outcome = op ? op->run(&project_, json::object(), context)
+                        : berth::Result<berth::Outcome>(
+                              berth::fail(berth::ErrorCode::internal, "no list operation"));
+      if (!outcome) return error_reply(id, kInternalError, outcome.error().message);
+      mime = "application/json";
+      text = outcome->document.dump(2, ' ', false, json::error_handler_t::replace);
+    } else if (uri.rfind(prefix, 0) == 0 && uri.size() > prefix.size() + suffix.size() &&
+               uri.compare(uri.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      std::string name = uri.substr(prefix.size(), uri.size() - prefix.size() - suffix.size());
+      const berth::Operation* op = berth::find_operation("diff");
+      auto outcome = op ? op->run(&project_, {{"name", name}}, context)
+                        : berth::Result<berth::Outcome>(
+                              berth::fail(berth::ErrorCode::internal, "no diff operation"));
+      if (!outcome) {
+        if (outcome.error().code == berth::ErrorCode::not_found)
+          return error_reply(id, kResourceNotFound, "Resource not found", {{"uri", uri}});
+        return error_reply(id, kInternalError, outcome.error().message,
+                           berth::error_document(outcome.error()));
+      }
+      mime = "text/x-diff";
+      text = outcome->document.value("patch", std::string());
+    } else {
+      return error_reply(id, kResourceNotFound, "Resource not found", {{"uri", uri}});
+    }
+    return result_reply(
+        id,
+        finish({{"contents", json::array({{{"uri", uri}, {"mimeType", mime}, {"text", text}}})}},
+               stateless));
+  }
+
+  // stdin ended: the client is gone. Stop what runs and wait for it, so no child is left.
+  void shutdown() {
+    std::unique_lock lock(flight_mutex_);
+    for (auto& [id, flight] : in_flight_)
+      flight.cancelled->store(true);
+    done_.wait(lock, [this] { return running_ == 0; });
+  }
+
+  berth::Project project_;
+  ServerSettings settings_;
+  std::vector<Tool> tools_;
+  std::mutex out_mutex_;
+  std::mutex flight_mutex_;
+  std::condition_variable done_;
+  std::map<std::string, InFlight> in_flight_;
+  int running_ = 0;
+  std::atomic<bool> initialized_{false};
+};
+
+// In the layout of the other commands' help (CLI11's), which scripts/completions reads.
+const char* kUsage =
+    "Serve this project's workspaces to an MCP client on stdin/stdout (see docs/mcp.md)\n"
+    "Usage: berth mcp [OPTIONS]\n\n"
+    "Options:\n"
+    "  -h,--help             Print this help message and exit\n"
+    "  -C DIR                serve the repository at DIR (default: the current directory)\n"
+    "  -c KEY=VALUE          override a config value (repeatable)\n"
+    "  --allow-accept        offer workspace_accept (lands changes on your branches)\n"
+    "  --allow-unsandboxed   let the agent run commands outside the sandbox (sandbox: false)\n";
+
+} // namespace
+
+int mcp_main(int argc, char** argv) {
+  berth::ProjectOptions options;
+  bool allow_accept = false, allow_unsandboxed = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if ((arg == "-C" || arg == "-c") && i + 1 < argc) {
+      (arg == "-C" ? options.dir : options.config_flags.emplace_back()) = argv[++i];
+    } else if (arg.rfind("-C", 0) == 0 && arg.size() > 2) {
+      options.dir = arg.substr(2);
+    } else if (arg == "--allow-accept") {
+      allow_accept = true;
+    } else if (arg == "--allow-unsandboxed") {
+      allow_unsandboxed = true;
+    } else if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else {
+      std::cerr << "berth: mcp: unknown argument '" << arg << "'\n" << kUsage;
+      return 2;
+    }
+  }
+  auto project = berth::Project::open(options);
+  if (!project) {
+    // Nothing on stdout: it is the protocol's. The client shows our stderr.
+    std::cerr << "berth: " << project.error().message << "\n";
+    if (!project.error().hint.empty()) std::cerr << "hint: " << project.error().hint << "\n";
+    return berth::exit_status(project.error().code);
+  }
+  ServerSettings settings;
+  settings.allow_accept = allow_accept || project->config().get_bool("mcp.allow_accept");
+  settings.allow_unsandboxed = allow_unsandboxed;
+  settings.sandbox_default = project->config().get_bool("mcp.sandbox");
+  Server server(std::move(*project), settings);
+  server.serve();
+  return 0;
+}
+
+} // namespace mcp

@@ -1,0 +1,774 @@
+// berth's MCP tools (see tools.hpp): the table's operations plus the confined file tools.
+#include "mcp/tools.hpp"
+
+#include "berth/json.hpp"
+#include "berth/operations.hpp"
+#include "core/confine.hpp"
+#include "mcp/schemas.hpp"
+#include "util/paths.hpp"
+#include "util/try.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fnmatch.h>
+#include <iostream>
+#include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace mcp {
+
+using nlohmann::json;
+
+namespace {
+
+// ---- limits: what one answer may carry (a model's context is the scarce thing) --------------
+
+constexpr std::size_t kDefaultReadLimit = std::size_t{64} * 1024;
+constexpr std::size_t kMaxReadLimit = std::size_t{1024} * 1024;
+constexpr std::size_t kDefaultDiffBytes = std::size_t{64} * 1024;
+constexpr std::size_t kMaxDiffBytes = 4 * std::size_t{1024} * 1024;
+constexpr std::size_t kRunOutputCap = std::size_t{32} * 1024; ///< per stream
+constexpr std::size_t kMaxListEntries = 2000;
+
+// ---- building results ---------------------------------------------------------------------
+
+std::string text_of(const json& j) {
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+json success_result(json document, const std::vector<std::string>& warnings = {},
+                    const std::vector<std::string>& notes = {}) {
+  json content = json::array({{{"type", "text"}, {"text", text_of(document)}}});
+  std::string news;
+  for (const auto& w : warnings)
+    news += "berth: warning: " + w + "\n";
+  for (const auto& n : notes)
+    news += "berth: " + n + "\n";
+  if (!news.empty()) content.push_back({{"type", "text"}, {"text", news}});
+  return {{"content", content}, {"structuredContent", std::move(document)}, {"isError", false}};
+}
+
+berth::Error usage(std::string message, std::string hint = {}) {
+  return berth::Error{
+      berth::ErrorCode::usage, std::move(message), std::move(hint), std::nullopt, {}};
+}
+
+// ---- input schemas ------------------------------------------------------------------------
+
+json param_schema(const berth::Param& p) {
+  json s;
+  switch (p.kind) {
+  case berth::ParamKind::flag:
+    s["type"] = "boolean";
+    break;
+  case berth::ParamKind::string:
+    s["type"] = "string";
+    if (!p.choices.empty()) s["enum"] = p.choices;
+    break;
+  case berth::ParamKind::integer:
+    s["type"] = "integer";
+    break;
+  case berth::ParamKind::number:
+    s["type"] = "number";
+    break;
+  case berth::ParamKind::strings:
+    s["type"] = "array";
+    s["items"] = {{"type", "string"}};
+    break;
+  }
+  if (!p.help.empty()) s["description"] = p.help;
+  return s;
+}
+
+struct Extra {
+  std::string name;
+  json schema;
+  bool required = false;
+};
+
+json object_schema(const std::vector<std::pair<std::string, json>>& properties,
+                   const std::vector<std::string>& required) {
+  json props = json::object();
+  for (const auto& [name, schema] : properties)
+    props[name] = schema;
+  json s{{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
+  if (!required.empty()) s["required"] = required;
+  return s;
+}
+
+// ---- the tools' declarations ----------------------------------------------------------------
+
+struct Hints {
+  bool read_only = false, destructive = false, idempotent = false;
+};
+
+json definition(const std::string& name, const std::string& title, const std::string& description,
+                json input, json output, Hints hints) {
+  return {{"name", name},
+          {"title", title},
+          {"description", description},
+          {"inputSchema", std::move(input)},
+          {"outputSchema", std::move(output)},
+          {"annotations",
+           {{"title", title},
+            {"readOnlyHint", hints.read_only},
+            {"destructiveHint", hints.destructive},
+            {"idempotentHint", hints.idempotent},
+            // Everything stays on this machine, in this repository.
+            {"openWorldHint", false}}}};
+}
+
+// Per call: what a tool does around the operation (run: capture, progress, cancel; diff: caps).
+struct CallHook {
+  virtual ~CallHook() = default;
+  virtual void prepare(berth::OperationContext&, const CallContext&) {}
+  virtual json shape(json document, const json& /*arguments*/) { return document; }
+};
+
+// An operation-backed tool: which of the entry's parameters it offers, extra ones of its own,
+// how its arguments become the entry's parameters, and what it does around the call.
+struct OpTool {
+  OpTool(std::string name_, std::string title_, std::string description_, std::string operation_,
+         std::vector<std::string> params_)
+      : name(std::move(name_)), title(std::move(title_)), description(std::move(description_)),
+        operation(std::move(operation_)), params(std::move(params_)) {}
+  std::string name, title, description, operation;
+  std::vector<std::string> params; ///< the entry's parameters offered, in this order
+  std::vector<Extra> extras;       ///< tool-only arguments
+  std::string schema;              ///< docs/schema/<schema>.json (default: the entry's)
+  std::string wrap_key = "items";  ///< for an array-rooted document
+  /// The entry's parameters from the tool's arguments (default: the arguments as they are);
+  /// an Error refuses the call.
+  std::function<berth::Result<json>(const json& arguments, const CallContext&)> to_params;
+  std::function<std::unique_ptr<CallHook>()> hook;
+};
+
+json wrap(const std::string& key, json document) {
+  if (document.is_object()) return document;
+  return {{key, std::move(document)}};
+}
+
+std::optional<Tool> make_op_tool(const OpTool& spec) {
+  const berth::Operation* op = berth::find_operation(spec.operation);
+  if (!op) {
+    std::cerr << "berth mcp: no operation '" << spec.operation << "': tool " << spec.name
+              << " left out\n";
+    return std::nullopt;
+  }
+  std::vector<std::pair<std::string, json>> props;
+  std::vector<std::string> required;
+  for (const auto& wanted : spec.params) {
+    for (const auto& p : op->params) {
+      if (p.name != wanted || p.internal) continue;
+      props.emplace_back(p.name, param_schema(p));
+      if (p.required) required.push_back(p.name);
+    }
+  }
+  for (const auto& extra : spec.extras) {
+    props.emplace_back(extra.name, extra.schema);
+    if (extra.required) required.push_back(extra.name);
+  }
+  std::string schema_name = spec.schema.empty() ? op->schema : spec.schema;
+  Hints hints{op->read_only, op->destructive, op->idempotent};
+  Tool tool;
+  tool.name = spec.name;
+  tool.definition =
+      definition(spec.name, spec.title, spec.description, object_schema(props, required),
+                 bundled_schema(schema_name, spec.wrap_key), hints);
+  tool.call = [spec, op](const json& arguments, const CallContext& ctx) -> json {
+    json params = arguments;
+    if (spec.to_params) {
+      auto converted = spec.to_params(arguments, ctx);
+      if (!converted) return error_result(converted.error());
+      params = std::move(*converted);
+    }
+    std::unique_ptr<CallHook> hook = spec.hook ? spec.hook() : std::make_unique<CallHook>();
+    berth::OperationContext context;
+    hook->prepare(context, ctx);
+    auto outcome = op->run(&ctx.project, params, context);
+    if (!outcome) return error_result(outcome.error());
+    json document = hook->shape(wrap(spec.wrap_key, std::move(outcome->document)), arguments);
+    return success_result(std::move(document), outcome->warnings, outcome->notes);
+  };
+  return tool;
+}
+
+// The arguments less the tool's own.
+json without(const json& arguments, std::initializer_list<const char*> own) {
+  json params = arguments;
+  for (const char* key : own)
+    params.erase(key);
+  return params;
+}
+
+// ---- workspace_diff: paths and the byte cap -----------------------------------------------
+
+// Keep the sections of a `git diff` patch about one of `paths` (or a file under one).
+std::string filter_patch(const std::string& patch, const std::vector<std::string>& paths) {
+  auto wanted = [&](const std::string& header) {
+    for (const auto& p : paths) {
+      for (const std::string& side : {" a/" + p, " b/" + p}) {
+        auto at = header.find(side);
+        if (at == std::string::npos) continue;
+        char next = at + side.size() < header.size() ? header[at + side.size()] : '\n';
+        if (next == ' ' || next == '/' || next == '\n') return true;
+      }
+    }
+    return false;
+  };
+  std::string out;
+  bool keep = false;
+  size_t pos = 0;
+  while (pos < patch.size()) {
+    size_t end = patch.find('\n', pos);
+    end = end == std::string::npos ? patch.size() : end + 1;
+    std::string line = patch.substr(pos, end - pos);
+    if (line.rfind("diff --git ", 0) == 0) keep = wanted(line);
+    if (keep) out += line;
+    pos = end;
+  }
+  return out;
+}
+
+// A document's string field, "" when absent or null (old_path of a file not renamed).
+std::string string_field(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool path_wanted(const std::string& path, const std::vector<std::string>& paths) {
+  for (const auto& p : paths)
+    if (path == p ||
+        (path.size() > p.size() && path.compare(0, p.size(), p) == 0 && path[p.size()] == '/'))
+      return true;
+  return false;
+}
+
+struct DiffHook : CallHook {
+  json shape(json document, const json& arguments) override {
+    std::vector<std::string> paths = arguments.value("paths", std::vector<std::string>{});
+    if (!paths.empty()) {
+      json files = json::array();
+      for (const auto& f : document.value("files", json::array()))
+        if (path_wanted(string_field(f, "path"), paths) ||
+            path_wanted(string_field(f, "old_path"), paths))
+          files.push_back(f);
+      document["files"] = files;
+      if (document.contains("patch"))
+        document["patch"] = filter_patch(document["patch"].get<std::string>(), paths);
+    }
+    if (document.contains("patch")) {
+      std::size_t cap = kDefaultDiffBytes;
+      if (arguments.contains("max_bytes"))
+        cap = std::min<std::size_t>(arguments["max_bytes"].get<std::size_t>(), kMaxDiffBytes);
+      std::string patch = document["patch"].get<std::string>();
+      document["patch_bytes"] = patch.size();
+      document["truncated"] = patch.size() > cap;
+      if (patch.size() > cap) {
+        // Cut at a line's end: half a line would read as content.
+        auto cut = cap == 0 ? std::string::npos : patch.rfind('\n', cap - 1);
+        document["patch"] = patch.substr(0, cut == std::string::npos ? 0 : cut + 1);
+      }
+    }
+    return document;
+  }
+};
+
+// ---- workspace_run: capture, progress, cancel ---------------------------------------------
+
+// Keeps the start and the end of one stream (a build's failure is at its end), counts all of it.
+struct Capped {
+  std::string head, tail;
+  std::size_t total = 0;
+  void add(std::string_view chunk) {
+    total += chunk.size();
+    std::size_t half = kRunOutputCap / 2;
+    if (head.size() < half) {
+      std::size_t take = std::min(half - head.size(), chunk.size());
+      head.append(chunk.substr(0, take));
+      chunk.remove_prefix(take);
+    }
+    tail.append(chunk);
+    if (tail.size() > 2 * half) tail.erase(0, tail.size() - half);
+  }
+  bool truncated() const { return total > kRunOutputCap; }
+  std::string text() const {
+    if (!truncated()) return head + tail;
+    std::string end = tail.substr(tail.size() - std::min(tail.size(), kRunOutputCap / 2));
+    return head +
+           fmt::format("\n[... berth: {} bytes left out ...]\n", total - head.size() - end.size()) +
+           end;
+  }
+};
+
+struct RunHook : CallHook {
+  struct Shared {
+    std::mutex mutex;
+    Capped out, err;
+    std::chrono::steady_clock::time_point last_progress{};
+    std::string recent; ///< output since the last progress notification
+  };
+  std::shared_ptr<Shared> shared = std::make_shared<Shared>();
+
+  void prepare(berth::OperationContext& context, const CallContext& ctx) override {
+    auto s = shared;
+    auto progress = ctx.progress;
+    auto cancelled = ctx.cancelled;
+    context.prepare_run = [s, progress, cancelled](berth::RunOptions& options) {
+      options.on_output = [s, progress](std::string_view chunk, int stream) {
+        std::lock_guard lock(s->mutex);
+        (stream == 2 ? s->err : s->out).add(chunk);
+        if (!progress) return;
+        s->recent.append(chunk);
+        if (s->recent.size() > 8192) s->recent.erase(0, s->recent.size() - 8192);
+        auto now = std::chrono::steady_clock::now();
+        // A few notifications a second at most: the client asked for progress, not a flood.
+        if (now - s->last_progress < std::chrono::milliseconds(200)) return;
+        s->last_progress = now;
+        progress(static_cast<double>(s->out.total + s->err.total), s->recent);
+        s->recent.clear();
+      };
+      options.cancelled = [cancelled] { return cancelled && cancelled->load(); };
+    };
+  }
+
+  json shape(json document, const json&) override {
+    std::lock_guard lock(shared->mutex);
+    document["output"] = {{"stdout", shared->out.text()},
+                          {"stderr", shared->err.text()},
+                          {"stdout_bytes", shared->out.total},
+                          {"stderr_bytes", shared->err.total},
+                          {"truncated", shared->out.truncated() || shared->err.truncated()}};
+    return document;
+  }
+};
+
+berth::Result<json> run_params(const json& arguments, const CallContext& ctx) {
+  json params = without(arguments, {"timeout_s", "sandbox", "net"});
+  bool sandbox = arguments.value("sandbox", ctx.settings.sandbox_default);
+  if (!sandbox && !ctx.settings.allow_unsandboxed)
+    return tl::unexpected(
+        berth::Error{berth::ErrorCode::usage,
+                     "sandbox: false is refused by this server",
+                     "leave sandbox out (commands run sandboxed); the user may start `berth mcp "
+                     "--allow-unsandboxed`",
+                     std::nullopt,
+                     {}});
+  params["sandbox"] = sandbox ? "landlock" : "off";
+  if (arguments.contains("net")) params["net"] = arguments["net"].get<bool>() ? "on" : "off";
+  if (arguments.contains("timeout_s")) params["timeout"] = arguments["timeout_s"];
+  return params;
+}
+
+// ---- the confined file tools --------------------------------------------------------------
+
+// The workspace's root, for a file tool. The workspace's `.git` (a file naming its admin dir) is
+// git's, not a file to edit: a write there could point the checkout anywhere.
+berth::Result<std::string> file_root(const CallContext& ctx, const json& arguments,
+                                     const std::string& path) {
+  auto w = BERTH_TRY(berth::find_workspace(ctx.project, arguments["name"].get<std::string>()));
+  std::string first = path.substr(0, path.find('/'));
+  if (first == ".git")
+    return berth::fail(berth::ErrorCode::escape_refused,
+                       fmt::format("{}: the workspace's git metadata", path),
+                       "edit the workspace's files; commit with workspace_commit");
+  return w.path;
+}
+
+json read_file(const json& a, const CallContext& ctx) {
+  std::string path = a["path"];
+  auto root = file_root(ctx, a, path);
+  if (!root) return error_result(root.error());
+  auto fd = berth::open_beneath(*root, path, berth::Access::read);
+  if (!fd) return error_result(fd.error());
+  struct stat st {};
+  ::fstat(*fd, &st);
+  std::size_t size = static_cast<std::size_t>(st.st_size);
+  std::size_t offset = a.value("offset", std::size_t{0});
+  std::size_t limit = std::min(a.value("limit", kDefaultReadLimit), kMaxReadLimit);
+  std::string content;
+  if (offset < size) {
+    content.resize(std::min(limit, size - offset));
+    std::size_t done = 0;
+    while (done < content.size()) {
+      ssize_t r = ::pread(*fd, content.data() + done, content.size() - done,
+                          static_cast<off_t>(offset + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      done += static_cast<std::size_t>(r);
+    }
+    content.resize(done);
+  }
+  ::close(*fd);
+  std::size_t next = std::max(offset, std::min(offset + content.size(), size));
+  return success_result({{"name", a["name"]},
+                         {"path", path},
+                         {"content", content},
+                         {"offset", offset},
+                         {"bytes", content.size()},
+                         {"size", size},
+                         {"truncated", next < size},
+                         {"next_offset", next}});
+}
+
+// Whether `path` exists beneath the root (an escape comes back as its error).
+berth::Result<bool> exists_beneath(const std::string& root, const std::string& path) {
+  auto fd = berth::open_beneath(root, path, berth::Access::read);
+  if (fd) {
+    ::close(*fd);
+    return true;
+  }
+  if (fd.error().code == berth::ErrorCode::not_found) return false;
+  // Not a regular file (a directory, a FIFO): write_beneath judges and refuses it.
+  if (fd.error().code == berth::ErrorCode::escape_refused &&
+      fd.error().message.find("not a regular file") != std::string::npos)
+    return true;
+  return tl::unexpected(fd.error());
+}
+
+json write_file(const json& a, const CallContext& ctx) {
+  std::string path = a["path"];
+  auto root = file_root(ctx, a, path);
+  if (!root) return error_result(root.error());
+  auto existed = exists_beneath(*root, path);
+  if (!existed) return error_result(existed.error());
+  std::string content = a["content"];
+  auto written = berth::write_beneath(*root, path, content, true);
+  if (!written) return error_result(written.error());
+  return success_result(
+      {{"name", a["name"]}, {"path", path}, {"bytes", content.size()}, {"created", !*existed}});
+}
+
+json edit_file(const json& a, const CallContext& ctx) {
+  std::string path = a["path"];
+  auto root = file_root(ctx, a, path);
+  if (!root) return error_result(root.error());
+  std::string old_string = a["old_string"], new_string = a["new_string"];
+  if (old_string.empty())
+    return error_result(usage("old_string is empty", "give the exact text to replace"));
+  auto content = berth::read_beneath(*root, path);
+  if (!content) return error_result(content.error());
+  std::size_t count = 0;
+  for (auto at = content->find(old_string); at != std::string::npos;
+       at = content->find(old_string, at + old_string.size()))
+    ++count;
+  if (count == 0)
+    return error_result(berth::Error{berth::ErrorCode::not_found,
+                                     fmt::format("{}: old_string not found", path),
+                                     "read the file again; old_string must match exactly, "
+                                     "whitespace included",
+                                     std::nullopt,
+                                     {path}});
+  bool all = a.value("replace_all", false);
+  if (count > 1 && !all)
+    return error_result(usage(fmt::format("{}: old_string occurs {} times", path, count),
+                              "add surrounding lines to make it unique, or set replace_all"));
+  std::string out;
+  std::size_t pos = 0, replaced = 0;
+  for (auto at = content->find(old_string); at != std::string::npos;
+       at = content->find(old_string, pos)) {
+    out.append(*content, pos, at - pos);
+    out += new_string;
+    pos = at + old_string.size();
+    ++replaced;
+    if (!all) break;
+  }
+  out.append(*content, pos);
+  auto written = berth::write_beneath(*root, path, out);
+  if (!written) return error_result(written.error());
+  return success_result(
+      {{"name", a["name"]}, {"path", path}, {"replacements", replaced}, {"bytes", out.size()}});
+}
+
+json delete_file(const json& a, const CallContext& ctx) {
+  std::string path = a["path"];
+  auto root = file_root(ctx, a, path);
+  if (!root) return error_result(root.error());
+  auto deleted = berth::delete_beneath(*root, path);
+  if (!deleted) return error_result(deleted.error());
+  return success_result({{"name", a["name"]}, {"path", path}});
+}
+
+json list_files(const json& a, const CallContext& ctx) {
+  std::string path = a.value("path", std::string("."));
+  if (path.empty()) path = ".";
+  auto root = file_root(ctx, a, path);
+  if (!root) return error_result(root.error());
+  auto entries = berth::list_beneath(*root, path);
+  if (!entries) return error_result(entries.error());
+  std::string pattern = a.value("pattern", std::string());
+  json list = json::array();
+  bool truncated = false;
+  for (const auto& e : *entries) {
+    if (path == "." && e.name == ".git") continue; // git's, see file_root
+    if (!pattern.empty() && ::fnmatch(pattern.c_str(), e.name.c_str(), 0) != 0) continue;
+    if (list.size() >= kMaxListEntries) {
+      truncated = true;
+      break;
+    }
+    list.push_back({{"name", e.name}, {"type", e.type}, {"size", e.size}});
+  }
+  return success_result({{"name", a["name"]},
+                         {"path", path},
+                         {"pattern", pattern},
+                         {"entries", list},
+                         {"truncated", truncated}});
+}
+
+json described(json schema, const std::string& description) {
+  schema["description"] = description;
+  return schema;
+}
+
+json str(const std::string& description) {
+  return {{"type", "string"}, {"description", description}};
+}
+
+Tool file_tool(const std::string& name, const std::string& title, const std::string& description,
+               std::vector<std::pair<std::string, json>> props, std::vector<std::string> required,
+               const std::string& schema, Hints hints,
+               json (*call)(const json&, const CallContext&)) {
+  props.insert(props.begin(), {"name", str("the workspace's name")});
+  required.insert(required.begin(), "name");
+  Tool tool;
+  tool.name = name;
+  tool.definition = definition(name, title, description, object_schema(props, required),
+                               bundled_schema(schema), hints);
+  tool.call = call;
+  return tool;
+}
+
+const char* kConfined =
+    " The path is relative to the workspace's top; `..`, absolute paths, symlinks that lead "
+    "out, /proc/self/root and (for writes) hard-linked files are refused with escape_refused, "
+    "and nothing outside the workspace is touched.";
+
+std::vector<Tool> file_tools() {
+  json path = str("a path relative to the workspace's top, e.g. src/main.c");
+  json count = {{"type", "integer"}, {"minimum", 0}};
+  std::vector<Tool> tools;
+  tools.push_back(file_tool(
+      "workspace_read_file", "Read a file in a workspace",
+      std::string("Read one file of a workspace (not of the user's checkout). Returns at most "
+                  "`limit` bytes (default 65536, at most 1 MiB) from `offset`; when the file "
+                  "goes on, `truncated` is true and `next_offset` says where to continue. "
+                  "Changes nothing.") +
+          kConfined,
+      {{"path", path},
+       {"offset", described(count, "byte offset to start at (default 0)")},
+       {"limit", described(count, "most bytes to return (default 65536)")}},
+      {"path"}, "file-read", {true, false, true}, read_file));
+  tools.push_back(file_tool(
+      "workspace_write_file", "Write a file in a workspace",
+      std::string("Create or replace one file of a workspace with `content` (written whole, "
+                  "atomically; missing folders are made). Use it for new files or full "
+                  "rewrites; workspace_edit_file changes part of a file. Never touches the "
+                  "user's checkout: the change waits in the workspace for review.") +
+          kConfined,
+      {{"path", path}, {"content", str("the file's whole new content (UTF-8 text)")}},
+      {"path", "content"}, "file-write", {false, true, true}, write_file));
+  tools.push_back(file_tool(
+      "workspace_edit_file", "Edit a file in a workspace",
+      std::string("Replace an exact string in one file of a workspace. `old_string` must occur "
+                  "exactly once (add surrounding lines to make it unique) unless "
+                  "`replace_all` is true; not found is an error, nothing is written then.") +
+          kConfined,
+      {{"path", path},
+       {"old_string", str("the exact text to replace, whitespace included")},
+       {"new_string", str("the text to put in its place")},
+       {"replace_all", {{"type", "boolean"}, {"description", "replace every occurrence"}}}},
+      {"path", "old_string", "new_string"}, "file-edit", {false, true, false}, edit_file));
+  tools.push_back(file_tool(
+      "workspace_delete_file", "Delete a file in a workspace",
+      std::string("Delete one file (or symlink: the link itself) of a workspace; folders are "
+                  "refused. Recoverable until the workspace is discarded without its snapshot: "
+                  "the file is still in the workspace's base commit if it was tracked.") +
+          kConfined,
+      {{"path", path}}, {"path"}, "file-delete", {false, true, false}, delete_file));
+  tools.push_back(file_tool(
+      "workspace_list_files", "List files in a workspace",
+      std::string("List one folder of a workspace (name, type, size), sorted by name; `pattern` "
+                  "is a shell glob on the names (`*.c`). Not recursive: list sub-folders in "
+                  "turn. Changes nothing.") +
+          kConfined,
+      {{"path", str("the folder, relative to the workspace's top (default: its top)")},
+       {"pattern", str("a shell glob the names must match, e.g. *.py")}},
+      {}, "file-list", {true, false, true}, list_files));
+  return tools;
+}
+
+const char* kWorkspaceNote =
+    " A workspace is a git worktree on its own branch, outside the user's checkout; the user's "
+    "files and branches are never touched by it.";
+
+} // namespace
+
+json error_result(const berth::Error& error) {
+  json document = berth::error_document(error);
+  std::string text = text_of(document);
+  return {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
+}
+
+std::string cap_middle(const std::string& text, std::size_t cap) {
+  if (text.size() <= cap) return text;
+  std::size_t half = cap / 2;
+  return text.substr(0, half) +
+         fmt::format("\n[... berth: {} bytes left out ...]\n", text.size() - 2 * half) +
+         text.substr(text.size() - half);
+}
+
+std::string check_arguments(const json& schema, const json& arguments) {
+  if (!arguments.is_object()) return "arguments must be an object";
+  const json& props = schema["properties"];
+  for (const auto& key : schema.value("required", json::array()))
+    if (!arguments.contains(key.get<std::string>()))
+      return fmt::format("missing required argument '{}'", key.get<std::string>());
+  for (const auto& [key, value] : arguments.items()) {
+    if (!props.contains(key)) return fmt::format("unknown argument '{}'", key);
+    const json& p = props[key];
+    std::string type = p.value("type", "");
+    bool ok = type.empty() || (type == "string" && value.is_string()) ||
+              (type == "boolean" && value.is_boolean()) ||
+              (type == "integer" && value.is_number_integer()) ||
+              (type == "number" && value.is_number()) || (type == "object" && value.is_object());
+    if (type == "integer" && p.contains("minimum") && value.is_number_integer() &&
+        value.get<int64_t>() < p["minimum"].get<int64_t>())
+      return fmt::format("argument '{}' must be at least {}", key, p["minimum"].dump());
+    if (type == "array") {
+      ok = value.is_array();
+      if (ok)
+        for (const auto& item : value)
+          ok = ok && item.is_string();
+    }
+    if (!ok) return fmt::format("argument '{}' must be of type {}", key, type);
+    if (p.contains("enum") &&
+        std::find(p["enum"].begin(), p["enum"].end(), value) == p["enum"].end())
+      return fmt::format("argument '{}' must be one of {}", key, p["enum"].dump());
+  }
+  return {};
+}
+
+std::vector<Tool> make_tools(const ServerSettings& settings) {
+  json boolean = {{"type", "boolean"}};
+  std::vector<OpTool> specs = {
+      {"workspace_create",
+       "Create a workspace",
+       std::string("Create a new workspace NAME: a git worktree on a new branch, from `base` "
+                   "(default: the checkout's HEAD), set up as the project says. Use it once "
+                   "per task, before changing files; then edit with the workspace_* file "
+                   "tools, run commands with workspace_run, and workspace_commit. Fails with "
+                   "name_taken when NAME exists.") +
+           kWorkspaceNote,
+       "new",
+       {"name", "base", "owner"}},
+      {"workspace_list",
+       "List workspaces",
+       "List this project's workspaces with their state, branch, base and how much each "
+       "changed (ahead/behind, dirty files). Use it to see what exists before creating or "
+       "reviewing. Changes nothing.",
+       "list",
+       {}},
+      {"workspace_status",
+       "Show one workspace",
+       "Show one workspace's state, branch, base, path and changes in detail. Changes nothing.",
+       "status",
+       {"name"}},
+      {"workspace_diff",
+       "Diff a workspace",
+       "Show everything a workspace changed since its base (commits, staged, unstaged and "
+       "untracked files) as a file list and a patch. `stat` gives the file list only; `paths` "
+       "limits it to some files or folders; the patch is capped at `max_bytes` (default 65536), "
+       "with `truncated` and `patch_bytes` saying what was left out. Changes nothing.",
+       "diff",
+       {"name", "stat"}},
+      {"workspace_run",
+       "Run a command in a workspace",
+       "Run one command (an argv array, no shell: use [\"sh\", \"-c\", \"...\"] for pipes) in a "
+       "workspace's folder and return its exit status and output. Sandboxed by default: it can "
+       "write only the workspace, and with net: false reach no network. stdin is empty. Output "
+       "is capped (start and end kept, `output.truncated`); for long logs redirect to a file "
+       "and read it with workspace_read_file. Sends progress notifications when asked; a "
+       "cancelled call stops the command's whole process tree.",
+       "run",
+       {"name", "command"}},
+      {"workspace_commit",
+       "Commit a workspace's work",
+       "Record all of a workspace's uncommitted work (tracked and untracked files) as one "
+       "commit on its branch, with `message`. Does not land it anywhere: the user (or "
+       "workspace_accept) does.",
+       "commit",
+       {"name", "message"}},
+      {"workspace_sync",
+       "Bring a workspace up to date",
+       "Merge the target branch's new commits into a workspace. Conflicts are left in the "
+       "workspace's files with markers (the result lists them) for you to resolve; the user's "
+       "checkout is not touched.",
+       "sync",
+       {"name"}},
+      {"workspace_discard",
+       "Discard a workspace",
+       "Remove a workspace when its task is done or abandoned: first a snapshot of all its work "
+       "(commits, staged, modified and untracked files) is saved to the trash, then its folder "
+       "and branch go. workspace_restore brings it back. `force` also discards a busy one "
+       "(stopping the command that holds it); the snapshot is made either way.",
+       "discard",
+       {"name", "force"}},
+      {"workspace_restore",
+       "Restore a discarded workspace",
+       "Bring back a discarded workspace from its newest snapshot, as NAME or as `as`.",
+       "restore",
+       {"name", "as"}},
+  };
+  for (auto& spec : specs) {
+    if (spec.name == "workspace_list") spec.wrap_key = "workspaces";
+    if (spec.name == "workspace_diff") {
+      spec.extras = {
+          {"paths",
+           {{"type", "array"},
+            {"items", {{"type", "string"}}},
+            {"description", "only these files or folders (relative to the workspace's top)"}}},
+          {"max_bytes",
+           {{"type", "integer"},
+            {"minimum", 0},
+            {"description", "most bytes of patch to return (default 65536, at most 4 MiB)"}}}};
+      spec.to_params = [](const json& a, const CallContext&) -> berth::Result<json> {
+        return without(a, {"paths", "max_bytes"});
+      };
+      spec.hook = [] { return std::make_unique<DiffHook>(); };
+    }
+    if (spec.name == "workspace_run") {
+      spec.extras = {
+          {"timeout_s",
+           {{"type", "number"},
+            {"exclusiveMinimum", 0},
+            {"description", "seconds before the command (and all it started) is killed"}}},
+          {"sandbox",
+           {{"type", "boolean"},
+            {"description", "false runs it unconfined: refused unless the user started the "
+                            "server with --allow-unsandboxed"}}},
+          {"net", {{"type", "boolean"}, {"description", "false: no network (sandbox only)"}}}};
+      spec.to_params = run_params;
+      spec.hook = [] { return std::make_unique<RunHook>(); };
+    }
+  }
+  if (settings.allow_accept)
+    specs.emplace_back(
+        "workspace_accept", "Land a workspace's change",
+        "Land a workspace's change on the user's branch (`into`, default: the main checkout's "
+        "branch) with `strategy` (apply stages it in the user's checkout; merge, squash, ff, "
+        "rebase commit). Never overwrites the user's uncommitted work: a clash is refused with "
+        "nothing changed. `dry_run` shows what would land. Offered only because the user "
+        "started the server with --allow-accept.",
+        "accept", std::vector<std::string>{"name", "strategy", "into", "message", "dry_run"});
+  std::vector<Tool> tools;
+  for (const auto& spec : specs)
+    if (auto tool = make_op_tool(spec)) tools.push_back(std::move(*tool));
+  for (auto& tool : file_tools())
+    tools.push_back(std::move(tool));
+  return tools;
+}
+
+} // namespace mcp
