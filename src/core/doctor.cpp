@@ -309,12 +309,14 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   // Registry against git and the disk, under the lock: no command changes what is judged here.
   // Repairs that update refs (a user's reference-transaction hook runs for each) are made after
   // the lock is released, below; under it they are only judged.
+  // Planted FIFOs and the like first: every git call below would wait on them. Before the lock:
+  // rebuilding a workspace's index (`read-tree`) runs the user's post-index-change hook, which
+  // may itself call berth. Left in place (no --repair), those `git worktree list` reads stop the
+  // look below.
+  doctor_admin_files(project, BERTH_TRY(registry.load_all()), repair, report);
   AfterLock after;
   auto lock = BERTH_TRY(registry.lock());
   auto records = BERTH_TRY(registry.load_all(&report.problems));
-  // Planted FIFOs and the like first: every git call below would wait on them. Left in place
-  // (no --repair), those `git worktree list` reads stop the look here.
-  doctor_admin_files(project, records, repair, report);
   doctor_aside_leftovers(project, records, repair, report);
   if (!admin_dir_blocking_list(project.common_dir()).empty()) return report;
   // A moved repository: records re-linked to the admin dirs git has now (with --repair, after

@@ -4,14 +4,8 @@
 // branches on. The repositories are made with git itself (the test's own set-up, not berth).
 #include "berth/berth.hpp"
 #include "berth/error.hpp"
-#include "util/atomic_file.hpp"
-#include "util/child_process.hpp"
-#include "util/paths.hpp"
-#include "util/temp_dir.hpp"
+#include "repo_fixture.hpp"
 
-#include <cstdlib>
-#include <gtest/gtest.h>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,56 +13,22 @@
 namespace {
 
 using berth::ErrorCode;
-
-// Run git in `dir` for the test's set-up; throw on failure (a broken set-up is not a result).
-std::string sh_git(const std::string& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "git");
-  util::SpawnOptions options;
-  options.argv = args;
-  options.cwd = dir;
-  auto done = util::run(options);
-  if (!done || !done->ok())
-    throw std::runtime_error("set-up git failed: " + args[1] + (done ? ": " + done->err : ""));
-  std::string out = done->out;
-  while (!out.empty() && out.back() == '\n')
-    out.pop_back();
-  return out;
-}
+using berth_test::sh_git;
+using berth_test::write;
 
 std::string read(const std::string& path) {
   auto text = util::read_file(path);
   return text ? *text : std::string("<missing>");
 }
 
-void write(const std::string& path, const std::string& text) {
-  if (auto made = util::make_dirs(util::dirname(path)); !made)
-    throw std::runtime_error(made.error());
-  if (auto ok = util::write_file_atomic(path, text); !ok) throw std::runtime_error(ok.error());
-}
-
-class Api : public ::testing::Test {
+// The shared fixture's repository, with a second file the accept tests change.
+class Api : public berth_test::RepoFixture {
 protected:
   void SetUp() override {
-    auto dir = util::TempDir::create("berth-test-api-");
-    ASSERT_TRUE(dir) << dir.error();
-    tmp_.emplace(std::move(*dir));
-    // A private world: berth's data, config and trust, and git's global config, all in the temp
-    // dir (each test is its own process under CTest).
-    home_ = util::join(tmp_->path(), "home");
-    ASSERT_TRUE(util::make_dirs(home_));
-    ::setenv("HOME", home_.c_str(), 1);
-    ::unsetenv("XDG_DATA_HOME");
-    ::unsetenv("XDG_CONFIG_HOME");
-    ::setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-    write(util::join(home_, ".gitconfig"),
-          "[user]\n\tname = Api Test\n\temail = api@example.com\n[init]\n\tdefaultBranch = main\n");
-    repo_ = util::join(tmp_->path(), "app");
-    ASSERT_TRUE(util::make_dirs(repo_));
-    sh_git(repo_, {"init", "-q"});
-    write(util::join(repo_, "README.md"), "hello\n");
+    RepoFixture::SetUp();
     write(util::join(repo_, "src/lib.txt"), "one\ntwo\nthree\n");
     sh_git(repo_, {"add", "-A"});
-    sh_git(repo_, {"commit", "-q", "-m", "initial"});
+    sh_git(repo_, {"commit", "-q", "--amend", "-m", "initial"});
   }
 
   berth::Project project(std::vector<std::string> config = {}) {
@@ -87,9 +47,6 @@ protected:
   }
 
   std::string head() { return sh_git(repo_, {"rev-parse", "HEAD"}); }
-
-  std::optional<util::TempDir> tmp_;
-  std::string home_, repo_;
 };
 
 TEST_F(Api, CreateDiffCommitAcceptMerge) {
