@@ -107,12 +107,34 @@ int run_main(int argc, char** argv) {
     if (std::strcmp(argv[2], "hook") == 0) return cli::watch_hook_main(argc, argv);
     if (std::strcmp(argv[2], "serve") == 0) return cli::watch_serve_main(argc, argv);
   }
-  // `berth mcp`: stdout is the MCP protocol, so not the parser's rendering path.
-  if (argc >= 2 && std::strcmp(argv[1], "mcp") == 0) return mcp::mcp_main(argc, argv);
-  if (argc == 3 && std::strcmp(argv[1], "help") == 0 && std::strcmp(argv[2], "mcp") == 0) {
-    char help[] = "--help";
-    char* mcp_help[] = {argv[0], argv[2], help};
-    return mcp::mcp_main(3, mcp_help);
+  // `berth mcp`: stdout is the MCP protocol, so not the parser's rendering path. Global options
+  // may come before it (`berth -C DIR mcp`), as before any command: mcp_main reads them all.
+  {
+    std::vector<char*> rest{argv[0]};
+    int command = 0;
+    for (int i = 1; i < argc; ++i) {
+      std::string_view arg = argv[i];
+      if (command == 0 && (arg == "-C" || arg == "-c") && i + 1 < argc) {
+        rest.push_back(argv[i]);
+        rest.push_back(argv[++i]);
+      } else if (command == 0 && !arg.empty() && arg[0] == '-') {
+        rest.push_back(argv[i]);
+      } else if (command == 0) {
+        command = i;
+      } else {
+        rest.push_back(argv[i]);
+      }
+    }
+    char mcp_word[] = "mcp", help_flag[] = "--help";
+    if (command > 0 && std::strcmp(argv[command], "help") == 0 && command + 2 == argc &&
+        std::strcmp(argv[command + 1], "mcp") == 0) {
+      char* mcp_help[] = {argv[0], mcp_word, help_flag};
+      return mcp::mcp_main(3, mcp_help);
+    }
+    if (command > 0 && std::strcmp(argv[command], "mcp") == 0) {
+      rest.insert(rest.begin() + 1, mcp_word);
+      return mcp::mcp_main(static_cast<int>(rest.size()), rest.data());
+    }
   }
   struct {
     bool json = false;

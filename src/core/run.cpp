@@ -77,8 +77,16 @@ struct RunPlan {
 Result<RunPlan> check_run_options(const Project& project, const RunOptions& options) {
   RunPlan plan;
   plan.mode = BERTH_TRY(sandbox_mode(project, options));
-  if (options.timeout && !(*options.timeout > 0))
-    return fail(ErrorCode::usage, "--timeout must be a positive number of seconds");
+  // A year at most: past that the deadline overflows the clock (1e18 s would stop the command
+  // at once), and no command means it.
+  constexpr double kMaxTimeout = 366.0 * 24 * 3600;
+  if (options.timeout && !(*options.timeout > 0 && *options.timeout <= kMaxTimeout))
+    return fail(ErrorCode::usage,
+                fmt::format("timeout {}: it must be a number of seconds above 0 and at most {} "
+                            "(a year)",
+                            *options.timeout, kMaxTimeout),
+                "leave the timeout out to let the command run as long as it takes");
+
   for (const auto& kv : options.env) {
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)

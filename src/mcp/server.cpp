@@ -340,6 +340,8 @@ int mcp_main(int argc, char** argv) {
       (arg == "-C" ? options.dir : options.config_flags.emplace_back()) = argv[++i];
     } else if (arg.rfind("-C", 0) == 0 && arg.size() > 2) {
       options.dir = arg.substr(2);
+    } else if (arg == "--quiet" || arg == "-q" || arg == "--json") {
+      // Global options given with it: stdout is the protocol's either way, logs go to stderr.
     } else if (arg == "--allow-accept") {
       allow_accept = true;
     } else if (arg == "--allow-unsandboxed") {
@@ -355,7 +357,8 @@ int mcp_main(int argc, char** argv) {
   auto project = berth::Project::open(options);
   if (!project) {
     // Nothing on stdout: it is the protocol's. The client shows our stderr.
-    std::cerr << "berth: " << project.error().message << "\n";
+    std::cerr << "berth: " << project.error().message << " ["
+              << berth::code_name(project.error().code) << "]\n";
     if (!project.error().hint.empty()) std::cerr << "hint: " << project.error().hint << "\n";
     return berth::exit_status(project.error().code);
   }

@@ -389,6 +389,12 @@ json read_file(const json& a, const CallContext& ctx) {
   std::size_t size = static_cast<std::size_t>(st.st_size);
   std::size_t offset = a.value("offset", std::size_t{0});
   std::size_t limit = std::min(a.value("limit", kDefaultReadLimit), kMaxReadLimit);
+  if (limit == 0)
+    return error_result({berth::ErrorCode::usage,
+                         "workspace_read_file: limit must be at least 1 byte",
+                         "leave limit out for the default page size",
+                         std::nullopt,
+                         {}});
   std::string content;
   if (offset < size) {
     content.resize(std::min(limit, size - offset));
@@ -401,6 +407,20 @@ json read_file(const json& a, const CallContext& ctx) {
       done += static_cast<std::size_t>(r);
     }
     content.resize(done);
+    // A page that stops inside a UTF-8 character would hand the model two halves it shows as
+    // U+FFFD (and writes back corrupted): the page ends before that character instead, and
+    // next_offset starts at it. (Unless the page is smaller than one character.)
+    if (offset + content.size() < size) {
+      std::size_t lead = content.size();
+      while (lead > 0 && content.size() - lead < 4 &&
+             (static_cast<unsigned char>(content[lead - 1]) & 0xC0) == 0x80)
+        --lead;
+      if (lead > 1) {
+        auto c = static_cast<unsigned char>(content[lead - 1]);
+        std::size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (want > 1 && content.size() - (lead - 1) < want) content.resize(lead - 1);
+      }
+    }
   }
   ::close(*fd);
   std::size_t next = std::max(offset, std::min(offset + content.size(), size));

@@ -23,4 +23,10 @@ assert_eq "$(jq -r .timed_out <<<"$out")" true "timed_out"
 # A command that finishes in time is not affected.
 assert_eq "$(berth run task --timeout 30 -- echo done)" done "in time"
 expect_error usage 2 berth --json run task --timeout 0 -- true >/dev/null
+# Past a year the deadline would overflow and stop the command at once: refused, as is inf.
+for t in 1e18 inf; do
+  out=$(expect_error usage 2 berth --json run task --timeout $t -- touch "$T/ran")
+  assert_contains "$(jq -r .error.hint <<<"$out")" "leave the timeout out"
+done
+[[ ! -e $T/ran ]]
 assert_eq "$(berth --json status task | jq -r .state)" ready "state"

@@ -142,6 +142,32 @@ send('   ');
 await stillServing();
 assert.equal(unmatched.length, 0, 'blank lines get no answer');
 
+step('paged reads never split a UTF-8 character; bad run arguments are usage errors');
+const text = 'é中😀x'.repeat(4000); // 2-, 3- and 4-byte characters
+fs.writeFileSync(path.join(ws, 'utf8.txt'), text);
+let pages = [];
+for (let offset = 0, id = 40; ; ++id) {
+  const page = (await request(id, 'tools/call', { name: 'workspace_read_file',
+    arguments: { name: 'raw', path: 'utf8.txt', offset, limit: 1001 } })).result.structuredContent;
+  assert.ok(!page.content.includes('\uFFFD'), `page at ${offset} has no broken character`);
+  pages.push(page.content);
+  if (!page.truncated) break;
+  assert.ok(page.next_offset > offset, 'each page moves on');
+  offset = page.next_offset;
+}
+assert.equal(pages.join(''), text, 'the pages put together are the file');
+fs.rmSync(path.join(ws, 'utf8.txt'));
+const usageOf = async (id, args) => {
+  const r = await request(id, 'tools/call', { name: 'workspace_run', arguments: { name: 'raw', ...args } });
+  assert.equal(r.result.isError, true, JSON.stringify(args));
+  return JSON.parse(r.result.content[0].text).error.code;
+};
+assert.equal(await usageOf(80, { command: [] }), 'usage', 'an empty command');
+assert.equal(await usageOf(81, { command: ['true'], timeout_s: 1e18 }), 'usage', 'a huge timeout');
+const zero = await request(82, 'tools/call', { name: 'workspace_read_file',
+  arguments: { name: 'raw', path: 'README.md', limit: 0 } });
+assert.equal(zero.result.isError, true, 'limit 0 would never move on');
+
 step('notifications/cancelled stops a run\'s process tree; the result says so');
 const run = request(20, 'tools/call', {
   name: 'workspace_run',

@@ -7,3 +7,8 @@
 
 make_repo app
 node "$MCP_DIR/raw_stdio.mjs" "$BERTH_BIN" "$T/app"
+
+# Global options before the command, as for every command: `berth -C DIR mcp`.
+reply=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping"}' | (cd / && "$BERTH_BIN" -C "$T/app" --quiet mcp))
+assert_eq "$(jq -c '[.id, .result]' <<<"$reply")" '[1,{}]'
+assert_contains "$(cd / && "$BERTH_BIN" -C "$T/app" help mcp)" "--allow-accept"

@@ -63,7 +63,14 @@ Entry run_entry() {
       "ephemeral", "create NAME first; afterwards remove it if it has no changes, keep it if it "
                    "has"));
   op.schema = "run";
-  return {op, [](const Project& project, const Params& p, const OperationContext& context) {
+  return {op,
+          [](const Project& project, const Params& p,
+             const OperationContext& context) -> Result<Outcome> {
+            // An empty command is not "the user's shell" (that is `shell`): an MCP client or an
+            // embedder can send one; nothing would run.
+            if (p.strings("command").empty())
+              return fail(ErrorCode::usage, "run needs a command: its argv is empty",
+                          "give the command and its arguments, e.g. [\"make\", \"test\"]");
             return run_command(project, p, context, p.strings("command"), p.flag("ephemeral"));
           }};
 }
