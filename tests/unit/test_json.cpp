@@ -247,9 +247,10 @@ TEST(Json, SyncedAndRunResult) {
   r.exit_status = 124;
   r.timed_out = true;
   r.sandbox_layers = {"new session"};
-  EXPECT_EQ(json(r).dump(), R"({"cancelled":false,"commits":0,"cwd":"/p/src","exit_status":124,"kept":true,)"
-                            R"("name":"x","path":"/p","sandbox":["new session"],"timed_out":true,)"
-                            R"("warnings":[]})");
+  EXPECT_EQ(json(r).dump(),
+            R"({"cancelled":false,"commits":0,"cwd":"/p/src","exit_status":124,"kept":true,)"
+            R"("name":"x","path":"/p","sandbox":["new session"],"timed_out":true,)"
+            R"("warnings":[]})");
 }
 
 TEST(Json, PoolCountsReadySlots) {
