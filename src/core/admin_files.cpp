@@ -54,6 +54,26 @@ std::string kind_of(mode_t mode) {
 // at no further (what was seen is still checked).
 constexpr int kMaxEntries = 4096;
 constexpr int kMaxDepth = 8;
+constexpr const char* kGarbage = "a file git cannot read";
+
+// Whether the regular file `name` in `dir_fd` (HEAD or index of an admin dir) holds what git
+// writes there: a sandboxed command may overwrite them with anything, and git then fails on every
+// call ("unreadable" forever, a discard that cannot snapshot). Read without following links and
+// without waiting (it was a regular file a moment ago; it may not be now).
+bool garbage(int dir_fd, const std::string& name) {
+  int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false; // gone meanwhile: nothing to judge
+  char buf[128];
+  ssize_t n = ::read(fd, buf, sizeof buf);
+  ::close(fd);
+  std::string_view head(buf, n > 0 ? static_cast<size_t>(n) : 0);
+  if (name == "index") return head.substr(0, 4) != "DIRC";
+  while (!head.empty() && (head.back() == '\n' || head.back() == '\r'))
+    head.remove_suffix(1);
+  if (head.rfind("ref: refs/", 0) == 0) return false;
+  return !((head.size() == 40 || head.size() == 64) &&
+           head.find_first_not_of("0123456789abcdef") == std::string_view::npos);
+}
 
 void scan(const std::string& root, const std::string& rel, int depth, int& budget,
           std::vector<HostileFile>& out) {
@@ -73,7 +93,10 @@ void scan(const std::string& root, const std::string& rel, int depth, int& budge
     if (::fstatat(d.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
     std::string path = util::join(root, sub);
     if (S_ISREG(st.st_mode)) {
-      if (known_dirs().count(sub)) out.push_back({path, kind_of(st.st_mode)});
+      if (known_dirs().count(sub))
+        out.push_back({path, kind_of(st.st_mode)});
+      else if (rel.empty() && (name == "HEAD" || name == "index") && garbage(d.fd(), name))
+        out.push_back({path, kGarbage});
       continue;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -234,9 +257,13 @@ std::vector<HostileFile> hostile_admin_files(const std::string& git_dir) {
 
 std::string describe_hostile(const std::vector<HostileFile>& files) {
   if (files.empty()) return {};
+  const auto& first = files.front();
   std::string text =
-      fmt::format("{} is {} where git expects a {}", files.front().path, files.front().kind,
-                  files.front().kind == "a directory" ? "file" : "regular file");
+      first.kind == kGarbage
+          ? fmt::format("{} holds something git cannot read (not what git writes there)",
+                        first.path)
+          : fmt::format("{} is {} where git expects a {}", first.path, first.kind,
+                        first.kind == "a directory" ? "file" : "regular file");
   if (files.size() > 1) text += fmt::format(" (and {} more)", files.size() - 1);
   return text;
 }
