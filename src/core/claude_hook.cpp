@@ -192,17 +192,32 @@ Result<ClaudeWorktree> claude_worktree_create(std::string_view input,
                               w->name));
     return std::optional<Workspace>(*w);
   };
-  if (auto found = BERTH_TRY(live())) return reuse(*found);
-
-  NewOptions create;
-  create.name = out.name;
-  create.owner = out.owner;
-  create.on_setup = options.on_setup;
-  auto created = create_workspace(project, create);
-  // Two hooks asked for the same name at once: the other one made it; hand that one over.
-  if (!created && created.error().code == ErrorCode::name_taken)
+  // A name no workspace has may still be unusable for a new one: its folder is another
+  // workspace's (`feat/x` lives in feat-x), a branch berth/NAME is left over, a stray folder
+  // sits at its path. Claude Code must still get a worktree: a derived name is tried then,
+  // the same one each time, so that asking again finds it.
+  Result<Created> created = fail(ErrorCode::internal, "no name tried");
+  std::string primary = out.name;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (attempt > 0)
+      out.name = claude_workspace_name(fmt::format("{}#{}", *requested, attempt + 1));
     if (auto found = BERTH_TRY(live())) return reuse(*found);
+    NewOptions create;
+    create.name = out.name;
+    create.owner = out.owner;
+    create.on_setup = options.on_setup;
+    created = create_workspace(project, create);
+    // Two hooks asked for the same name at once: the other one made it; hand that one over.
+    if (!created && created.error().code == ErrorCode::name_taken)
+      if (auto found = BERTH_TRY(live())) return reuse(*found);
+    if (created || (created.error().code != ErrorCode::name_taken &&
+                    created.error().code != ErrorCode::branch_exists))
+      break;
+  }
   if (!created) return tl::unexpected(created.error());
+  if (out.name != primary)
+    out.warnings.push_back(fmt::format("'{}' could not be used ({}); made workspace '{}' instead",
+                                       primary, "its name, branch or folder is taken", out.name));
   auto real = util::real_path(created->workspace.path);
   if (!real) return fail(ErrorCode::io_error, real.error());
   out.outcome = "created";

@@ -34,4 +34,18 @@ assert_eq "$(create "$long" | jq -r .outcome)" reused
 doc=$(create "a b")
 [[ $(jq -r .name <<<"$doc") =~ ^a-b-[0-9a-f]{8}$ ]] || { echo "unexpected mapping of 'a b': $doc" >&2; exit 1; }
 assert_eq "$(jq -r .requested <<<"$doc")" "a b"
+
+# A valid name berth cannot use for a new workspace: its folder is another workspace's (feat/x
+# lives in feat-x), or a branch berth/NAME is left over. The hook still gives Claude Code a
+# worktree, under a derived name, and the same one when asked again.
+berth new feat/x >/dev/null
+git branch berth/left
+for name in feat-x left; do
+  doc=$(create "$name")
+  assert_eq "$(jq -r .outcome <<<"$doc")" created "outcome for $name"
+  [[ $(jq -r .name <<<"$doc") =~ ^$name-2-[0-9a-f]{8}$ ]] || { echo "unexpected name for $name: $doc" >&2; exit 1; }
+  [[ -d $(jq -r .path <<<"$doc") ]]
+  again=$(create "$name")
+  assert_eq "$(jq -r '.outcome + " " + .path' <<<"$again")" "reused $(jq -r .path <<<"$doc")"
+done
 echo "ok: ${#seen[@]} names, ${#seen[@]} workspaces"
