@@ -108,6 +108,11 @@ Result<Settings> read_settings(const std::string& path) {
   if (s.text.find_first_not_of(" \t\r\n") == std::string::npos) return s;
   try {
     s.doc = ojson::parse(s.text);
+  } catch (const ojson::out_of_range& e) {
+    // Valid JSON nlohmann cannot hold (a number past a double's range, 1e400): refused, not an
+    // internal error, and never rewritten lossily.
+    return tl::unexpected(
+        invalid(path, fmt::format("a value berth cannot keep exactly ({})", e.what())));
   } catch (const ojson::parse_error& e) {
     // Where it broke, as an editor shows it.
     size_t line = 1, column = 1;

@@ -15,6 +15,7 @@
 #include "mcp/tools.hpp"
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -34,6 +35,22 @@ using nlohmann::json;
 
 // JSON-RPC's server-defined range: MCP names -32002 for an unknown resource.
 constexpr int kResourceNotFound = -32002;
+
+// %XX escapes decoded (a malformed one is kept as it is: the name check then refuses it).
+std::string percent_decoded(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
 
 const char* kInstructions =
     "berth gives each coding task its own git workspace (a worktree on its own branch, outside "
@@ -277,7 +294,9 @@ private:
       text = outcome->document.dump(2, ' ', false, json::error_handler_t::replace);
     } else if (uri.rfind(prefix, 0) == 0 && uri.size() > prefix.size() + suffix.size() &&
                uri.compare(uri.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      std::string name = uri.substr(prefix.size(), uri.size() - prefix.size() - suffix.size());
+      // The template's {name} expanded as RFC 6570 does: `feat/x` arrives as feat%2Fx.
+      std::string name =
+          percent_decoded(uri.substr(prefix.size(), uri.size() - prefix.size() - suffix.size()));
       const berth::Operation* op = berth::find_operation("diff");
       auto outcome = op ? op->run(&project_, {{"name", name}}, context)
                         : berth::Result<berth::Outcome>(
@@ -285,6 +304,11 @@ private:
       if (!outcome) {
         if (outcome.error().code == berth::ErrorCode::not_found)
           return error_reply(id, kResourceNotFound, "Resource not found", {{"uri", uri}});
+        // A name that cannot be a workspace's (`../x`, `-bad`): the caller's mistake.
+        if (outcome.error().code == berth::ErrorCode::invalid_name ||
+            outcome.error().code == berth::ErrorCode::usage)
+          return error_reply(id, kInvalidParams, "Invalid params: " + outcome.error().message,
+                             berth::error_document(outcome.error()));
         return error_reply(id, kInternalError, outcome.error().message,
                            berth::error_document(outcome.error()));
       }

@@ -90,4 +90,8 @@ expect_error settings_invalid 2 berth --json integrate claude >/dev/null
 echo '[1]' >.claude/settings.json
 expect_error settings_invalid 2 berth --json integrate claude --remove >/dev/null
 assert_eq "$(cat .claude/settings.json)" "[1]"
+# Valid JSON berth cannot keep exactly (a number past a double): refused, untouched.
+echo '{"x": 1e400}' >.claude/settings.json
+expect_error settings_invalid 2 berth --json integrate claude >/dev/null
+assert_eq "$(cat .claude/settings.json)" '{"x": 1e400}'
 echo "ok: merged, idempotent, removed, malformed refused"

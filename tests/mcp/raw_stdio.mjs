@@ -168,6 +168,15 @@ const zero = await request(82, 'tools/call', { name: 'workspace_read_file',
   arguments: { name: 'raw', path: 'README.md', limit: 0 } });
 assert.equal(zero.result.isError, true, 'limit 0 would never move on');
 
+step('resources/read: the template\'s {name} percent-decoded; a bad name is invalid params');
+const slashed = await request(90, 'tools/call', { name: 'workspace_create', arguments: { name: 'ns/w' } });
+assert.equal(slashed.result.isError, false);
+const diffOf = await request(91, 'resources/read', { uri: 'berth://workspace/ns%2Fw/diff' });
+assert.equal(diffOf.result.contents[0].uri, 'berth://workspace/ns%2Fw/diff');
+assert.equal((await request(92, 'resources/read', { uri: 'berth://workspace/..%2Fx/diff' })).error.code, -32602);
+assert.equal((await request(93, 'resources/read', { uri: 'berth://workspace/-bad/diff' })).error.code, -32602);
+assert.equal((await request(94, 'resources/read', { uri: 'berth://workspace/nope/diff' })).error.code, -32002);
+
 step('notifications/cancelled stops a run\'s process tree; the result says so');
 const run = request(20, 'tools/call', {
   name: 'workspace_run',
