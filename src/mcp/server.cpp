@@ -149,6 +149,14 @@ private:
       return;
     }
     stateless = stateless && *version == kStatelessVersion;
+    // An id still in flight (a tools/call running) must not get a second answer from any method.
+    {
+      std::lock_guard lock(flight_mutex_);
+      if (in_flight_.count(key(m.id))) {
+        write(error_reply(m.id, kInvalidRequest, "Invalid Request: id already in use"));
+        return;
+      }
+    }
     const std::string& method = m.method;
     if (method == "initialize") {
       std::string v = negotiate_version(m.params.value("protocolVersion", json()));

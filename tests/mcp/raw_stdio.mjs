@@ -24,6 +24,11 @@ readline.createInterface({ input: server.stdout }).on('line', (line) => {
     return;
   }
   const key = JSON.stringify(message.id);
+  // The refusal of a second request with an id in flight answers that second request.
+  if (message.error && /already in use/.test(message.error.message)) {
+    unmatched.push(message);
+    return;
+  }
   if (waiting.has(key)) {
     waiting.get(key)(message);
     waiting.delete(key);
@@ -63,6 +68,12 @@ async function nextUnmatched() {
   return unmatched.shift();
 }
 let pings = 1000;
+// Send, then take the next answer no request waits for (its id is another's).
+async function nextUnmatchedAfter(sendIt) {
+  unmatched.length = 0;
+  sendIt();
+  return nextUnmatched();
+}
 async function stillServing() {
   const id = ++pings;
   const reply = await request(id, 'ping');
@@ -189,6 +200,8 @@ for (let i = 0; i < 200 && !(fs.existsSync(pidFile) && fs.readFileSync(pidFile, 
 const child = Number(fs.readFileSync(pidFile, 'utf8'));
 assert.ok(!gone(child));
 await stillServing(); // a long run does not block other requests
+const reused = await nextUnmatchedAfter(() => send(JSON.stringify({ jsonrpc: '2.0', id: 20, method: 'ping' })));
+assert.equal(reused.error.code, -32600, 'an id in flight is not answered twice');
 send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled',
   params: { requestId: 20, reason: 'test' } }));
 const cancelled = await run;
