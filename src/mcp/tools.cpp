@@ -711,7 +711,8 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
        "write only the workspace, and with net: false reach no network. stdin is empty. Output "
        "is capped (start and end kept, `output.truncated`); for long logs redirect to a file "
        "and read it with workspace_read_file. Sends progress notifications when asked; a "
-       "cancelled call stops the command's whole process tree.",
+       "cancelled call stops the command's whole process group (a process that made a session "
+       "of its own with setsid escapes that outside the sandbox).",
        "run",
        {"name", "command"}},
       {"workspace_commit",
