@@ -370,11 +370,17 @@ berth::Result<json> run_params(const json& arguments, const CallContext& ctx) {
 berth::Result<std::string> file_root(const CallContext& ctx, const json& arguments,
                                      const std::string& path) {
   auto w = BERTH_TRY(berth::find_workspace(ctx.project, arguments["name"].get<std::string>()));
-  std::string first = path.substr(0, path.find('/'));
-  if (first == ".git")
-    return berth::fail(berth::ErrorCode::escape_refused,
-                       fmt::format("{}: the workspace's git metadata", path),
-                       "edit the workspace's files; commit with workspace_commit");
+  // Any `.git` on the way, however spelled (`./.git/HEAD`, `a/../.git/config`, a nested
+  // repository's or submodule's): git's metadata, never a file tool's to touch.
+  std::string normal = util::lexically_normal(path);
+  for (std::size_t at = 0; at <= normal.size();) {
+    std::size_t end = std::min(normal.find('/', at), normal.size());
+    if (normal.compare(at, end - at, ".git") == 0)
+      return berth::fail(berth::ErrorCode::escape_refused,
+                         fmt::format("{}: the workspace's git metadata", path),
+                         "edit the workspace's files; commit with workspace_commit");
+    at = end + 1;
+  }
   return w.path;
 }
 

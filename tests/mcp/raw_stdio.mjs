@@ -178,6 +178,10 @@ assert.equal(await usageOf(81, { command: ['true'], timeout_s: 1e18 }), 'usage',
 const zero = await request(82, 'tools/call', { name: 'workspace_read_file',
   arguments: { name: 'raw', path: 'README.md', limit: 0 } });
 assert.equal(zero.result.isError, true, 'limit 0 would never move on');
+for (const [id, p] of [[83, './.git/HEAD'], [84, 'a/../.git/config'], [85, 'sub/.git']]) {
+  const r = await request(id, 'tools/call', { name: 'workspace_read_file', arguments: { name: 'raw', path: p } });
+  assert.equal(JSON.parse(r.result.content[0].text).error.code, 'escape_refused', p);
+}
 
 step('resources/read: the template\'s {name} percent-decoded; a bad name is invalid params');
 const slashed = await request(90, 'tools/call', { name: 'workspace_create', arguments: { name: 'ns/w' } });
