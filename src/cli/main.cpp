@@ -114,16 +114,14 @@ int run_main(int argc, char** argv) {
     int command = 0;
     for (int i = 1; i < argc; ++i) {
       std::string_view arg = argv[i];
-      if (command == 0 && (arg == "-C" || arg == "-c") && i + 1 < argc) {
-        rest.push_back(argv[i]);
-        rest.push_back(argv[++i]);
-      } else if (command == 0 && !arg.empty() && arg[0] == '-') {
-        rest.push_back(argv[i]);
-      } else if (command == 0) {
+      bool global = command == 0 && !arg.empty() && arg[0] == '-';
+      if (command == 0 && !global) {
         command = i;
-      } else {
-        rest.push_back(argv[i]);
+        continue;
       }
+      rest.push_back(argv[i]);
+      // -C and -c take the next word as their value, whatever it looks like.
+      if (global && (arg == "-C" || arg == "-c") && i + 1 < argc) rest.push_back(argv[++i]);
     }
     char mcp_word[] = "mcp", help_flag[] = "--help";
     if (command > 0 && std::strcmp(argv[command], "help") == 0 && command + 2 == argc &&
@@ -278,13 +276,12 @@ int run_main(int argc, char** argv) {
     print_error(outcome.error(), args.json);
     return berth::exit_status(outcome.error().code);
   }
-  if (args.json) {
-    std::cout << json_text(outcome->document) << "\n";
-  } else if (cli::Renderer render = cli::find_renderer(op.name)) {
+  // Text from the command's renderer; with --json (or for an operation without one) the document.
+  cli::Renderer render = args.json ? nullptr : cli::find_renderer(op.name);
+  if (render)
     std::cout << render(outcome->document, cli::RenderContext{params, args.quiet, project_ptr});
-  } else {
+  else
     std::cout << json_text(outcome->document) << "\n";
-  }
   if (!args.quiet) {
     for (const auto& note : outcome->notes)
       std::cerr << "berth: " << note << "\n";
