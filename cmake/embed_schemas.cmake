@@ -11,6 +11,9 @@ function(berth_embed_schemas out_cpp)
   foreach(schema ${schemas})
     get_filename_component(name ${schema} NAME)
     file(READ ${schema} text)
+    # The glob's CONFIGURE_DEPENDS notices added and removed files only: an edited one must
+    # re-run the configure step too.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${schema})
     string(FIND "${text}" ")berth_schema\"" clash)
     if(NOT clash EQUAL -1)
       message(FATAL_ERROR "${schema} contains the raw string delimiter")

@@ -50,6 +50,24 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
   return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
 }
 
+Result<std::vector<std::string>> workspace_files(const Workspace& workspace,
+                                                 const std::string& under) {
+  std::vector<std::string> args{"ls-files",      "-z", "--cached", "--others", "--exclude-standard",
+                                "--deduplicate", "--"};
+  // Literal: a folder called `*` or `:(glob)x` is a folder, not a pattern.
+  if (!under.empty() && under != ".") args.push_back(":(literal)" + under);
+  auto listed = BERTH_TRY(git(workspace_call(workspace, std::move(args))));
+  std::vector<std::string> files;
+  for (std::size_t at = 0; at < listed.out.size();) {
+    auto end = listed.out.find('\0', at);
+    if (end == std::string::npos) end = listed.out.size();
+    if (end > at) files.push_back(listed.out.substr(at, end - at));
+    at = end + 1;
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 Error no_work_tree_error(const Project& project) {
   return Error{ErrorCode::bare_repository,
                fmt::format("git sees no work tree at {}: the repository's config says it is "

@@ -19,6 +19,14 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 
 int64_t unix_now();
 
+/// The files of a workspace below `under` ("" or "." for all) as git sees them: tracked files
+/// and untracked ones that are not ignored (what a person means by "the project's files";
+/// node_modules and build output stay out), paths relative to the workspace's top, sorted.
+/// Entries git lists but the disk no longer has (deleted, not yet committed) are included: the
+/// caller looks at each.
+Result<std::vector<std::string>> workspace_files(const Workspace& workspace,
+                                                 const std::string& under);
+
 /// Add `line` (a gitignore pattern, e.g. "/.worktrees/") to the repository's .git/info/exclude
 /// under "# <comment>", unless it or `also` is there already: berth's own files inside a checkout
 /// stay out of `git status` without touching the user's .gitignore.

@@ -4,6 +4,7 @@
 #include "berth/json.hpp"
 #include "berth/operations.hpp"
 #include "core/confine.hpp"
+#include "core/workspace_git.hpp"
 #include "mcp/schemas.hpp"
 #include "util/paths.hpp"
 #include "util/try.hpp"
@@ -14,7 +15,9 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 #include <iostream>
+#include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,6 +35,27 @@ constexpr std::size_t kDefaultDiffBytes = std::size_t{64} * 1024;
 constexpr std::size_t kMaxDiffBytes = 4 * std::size_t{1024} * 1024;
 constexpr std::size_t kRunOutputCap = std::size_t{32} * 1024; ///< per stream
 constexpr std::size_t kMaxListEntries = 2000;
+
+// ---- one workspace at a time: file tools against whole-workspace operations ----------------
+
+// Every call runs on a thread of its own (server.cpp), so a model's parallel calls could write a
+// file into a workspace that a discard is moving aside (the write lost after the snapshot), or
+// under a commit (in or out of it by chance). File writes share a workspace's gate; commit,
+// sync, discard, restore and accept take it alone, so each sees the writes before it whole and
+// none after. Across processes the lease refuses what would race (run, commit, sync).
+std::shared_mutex& gate(const std::string& workspace) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<std::shared_mutex>> gates;
+  std::lock_guard lock(mutex);
+  auto& g = gates[workspace];
+  if (!g) g = std::make_unique<std::shared_mutex>();
+  return *g;
+}
+
+std::string name_of(const json& arguments) {
+  auto it = arguments.find("name");
+  return it != arguments.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
 
 // ---- building results ---------------------------------------------------------------------
 
@@ -144,6 +168,7 @@ struct OpTool {
   /// an Error refuses the call.
   std::function<berth::Result<json>(const json& arguments, const CallContext&)> to_params;
   std::function<std::unique_ptr<CallHook>()> hook;
+  bool alone = false; ///< takes the workspace's gate alone (see gate())
 };
 
 json wrap(const std::string& key, json document) {
@@ -185,6 +210,8 @@ std::optional<Tool> make_op_tool(const OpTool& spec) {
       if (!converted) return error_result(converted.error());
       params = std::move(*converted);
     }
+    std::unique_lock<std::shared_mutex> alone;
+    if (spec.alone) alone = std::unique_lock(gate(name_of(arguments)));
     std::unique_ptr<CallHook> hook = spec.hook ? spec.hook() : std::make_unique<CallHook>();
     berth::OperationContext context;
     hook->prepare(context, ctx);
@@ -457,6 +484,7 @@ berth::Result<bool> exists_beneath(const std::string& root, const std::string& p
 
 json write_file(const json& a, const CallContext& ctx) {
   std::string path = a["path"];
+  std::shared_lock shared(gate(name_of(a)));
   auto root = file_root(ctx, a, path);
   if (!root) return error_result(root.error());
   auto existed = exists_beneath(*root, path);
@@ -470,6 +498,7 @@ json write_file(const json& a, const CallContext& ctx) {
 
 json edit_file(const json& a, const CallContext& ctx) {
   std::string path = a["path"];
+  std::shared_lock shared(gate(name_of(a)));
   auto root = file_root(ctx, a, path);
   if (!root) return error_result(root.error());
   std::string old_string = a["old_string"], new_string = a["new_string"];
@@ -511,6 +540,7 @@ json edit_file(const json& a, const CallContext& ctx) {
 
 json delete_file(const json& a, const CallContext& ctx) {
   std::string path = a["path"];
+  std::shared_lock shared(gate(name_of(a)));
   auto root = file_root(ctx, a, path);
   if (!root) return error_result(root.error());
   auto deleted = berth::delete_beneath(*root, path);
@@ -518,28 +548,90 @@ json delete_file(const json& a, const CallContext& ctx) {
   return success_result({{"name", a["name"]}, {"path", path}});
 }
 
+// A glob on a whole path, `**/` matching any number of folders, none included (`src/**/*.c` finds
+// src/main.c too), as in git and most globbers; `*` alone crosses folders as well.
+bool path_glob(const std::string& pattern, const std::string& file, int depth = 0) {
+  if (::fnmatch(pattern.c_str(), file.c_str(), 0) == 0) return true;
+  if (depth > 8) return false; // enough for any pattern a person writes
+  for (auto at = pattern.find("**/"); at != std::string::npos; at = pattern.find("**/", at + 1))
+    if ((at == 0 || pattern[at - 1] == '/') &&
+        path_glob(pattern.substr(0, at) + pattern.substr(at + 3), file, depth + 1))
+      return true;
+  return false;
+}
+
+// Whether a workspace-relative `file` matches a list_files pattern: a pattern without `/` looks at
+// the name alone (`*.py` finds them at any depth), one with `/` at the whole path.
+bool matches(const std::string& pattern, const std::string& file) {
+  if (pattern.empty()) return true;
+  if (pattern.find('/') != std::string::npos) return path_glob(pattern, file);
+  auto slash = file.rfind('/');
+  return ::fnmatch(pattern.c_str(), file.c_str() + (slash == std::string::npos ? 0 : slash + 1),
+                   0) == 0;
+}
+
+json entry_of(const std::string& name, const std::string& type, int64_t size) {
+  return {{"name", name}, {"type", type}, {"size", size}};
+}
+
+// The recursive listing: the project's files as git sees them (tracked, and untracked but not
+// ignored), so a model's "find the *.py files" does not drown in node_modules.
+berth::Result<json> list_recursive(const CallContext& ctx, const json& a, const std::string& root,
+                                   const std::string& path, const std::string& pattern,
+                                   bool& truncated) {
+  auto w = BERTH_TRY(berth::find_workspace(ctx.project, a["name"].get<std::string>()));
+  auto files = BERTH_TRY(berth::workspace_files(w, path));
+  json list = json::array();
+  for (const auto& file : files) {
+    if (!matches(pattern, file)) continue;
+    // git lists no path through a symlinked folder, so no component on the way leads out.
+    struct stat st {};
+    if (::lstat((root + "/" + file).c_str(), &st) != 0) continue; // deleted, not committed
+    if (list.size() >= kMaxListEntries) {
+      truncated = true;
+      break;
+    }
+    std::string type = S_ISREG(st.st_mode)   ? "file"
+                       : S_ISLNK(st.st_mode) ? "symlink"
+                       : S_ISDIR(st.st_mode) ? "dir" // a submodule
+                                             : "other";
+    list.push_back(entry_of(file, type, S_ISREG(st.st_mode) ? int64_t{st.st_size} : 0));
+  }
+  return list;
+}
+
 json list_files(const json& a, const CallContext& ctx) {
   std::string path = a.value("path", std::string("."));
   if (path.empty()) path = ".";
   auto root = file_root(ctx, a, path);
   if (!root) return error_result(root.error());
+  // The folder itself goes through the confined listing either way: `..`, symlinks out and
+  // the like are refused before git is asked anything.
   auto entries = berth::list_beneath(*root, path);
   if (!entries) return error_result(entries.error());
   std::string pattern = a.value("pattern", std::string());
+  bool recursive = a.value("recursive", false);
   json list = json::array();
   bool truncated = false;
-  for (const auto& e : *entries) {
-    if (path == "." && e.name == ".git") continue; // git's, see file_root
-    if (!pattern.empty() && ::fnmatch(pattern.c_str(), e.name.c_str(), 0) != 0) continue;
-    if (list.size() >= kMaxListEntries) {
-      truncated = true;
-      break;
+  if (recursive) {
+    auto found = list_recursive(ctx, a, *root, path, pattern, truncated);
+    if (!found) return error_result(found.error());
+    list = std::move(*found);
+  } else {
+    for (const auto& e : *entries) {
+      if (path == "." && e.name == ".git") continue; // git's, see file_root
+      if (!pattern.empty() && ::fnmatch(pattern.c_str(), e.name.c_str(), 0) != 0) continue;
+      if (list.size() >= kMaxListEntries) {
+        truncated = true;
+        break;
+      }
+      list.push_back(entry_of(e.name, e.type, e.size));
     }
-    list.push_back({{"name", e.name}, {"type", e.type}, {"size", e.size}});
   }
   return success_result({{"name", a["name"]},
                          {"path", path},
                          {"pattern", pattern},
+                         {"recursive", recursive},
                          {"entries", list},
                          {"truncated", truncated}});
 }
@@ -616,12 +708,20 @@ std::vector<Tool> file_tools() {
       {{"path", path}}, {"path"}, "file-delete", {false, true, false}, delete_file));
   tools.push_back(file_tool(
       "workspace_list_files", "List files in a workspace",
-      std::string("List one folder of a workspace (name, type, size), sorted by name; `pattern` "
-                  "is a shell glob on the names (`*.c`). Not recursive: list sub-folders in "
-                  "turn. Changes nothing.") +
+      std::string(
+          "List one folder of a workspace (name, type, size), sorted by name; `pattern` is a "
+          "shell glob on the names (`*.c`). With `recursive`, list every file below the "
+          "folder as git sees the project (tracked files, and new files that are not "
+          "ignored: node_modules and build output stay out), each named by its path from the "
+          "workspace's top; a pattern without `/` then matches names at any depth (`*.py`), "
+          "one with `/` the whole path (`src/**/*.ts`). At most 2000 entries (`truncated`). "
+          "Changes nothing.") +
           kConfined,
       {{"path", str("the folder, relative to the workspace's top (default: its top)")},
-       {"pattern", str("a shell glob the names must match, e.g. *.py")}},
+       {"pattern", str("a shell glob the names must match, e.g. *.py")},
+       {"recursive",
+        {{"type", "boolean"},
+         {"description", "every file below the folder, not ignored by git (default false)"}}}},
       {}, "file-list", {true, false, true}, list_files));
   return tools;
 }
@@ -750,6 +850,8 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
        {"name", "as"}},
   };
   for (auto& spec : specs) {
+    spec.alone = spec.operation == "commit" || spec.operation == "sync" ||
+                 spec.operation == "discard" || spec.operation == "restore";
     if (spec.name == "workspace_list") spec.wrap_key = "workspaces";
     if (spec.name == "workspace_diff") {
       spec.extras = {
@@ -790,6 +892,7 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
         "nothing changed. `dry_run` shows what would land. Offered only because the user "
         "started the server with --allow-accept.",
         "accept", std::vector<std::string>{"name", "strategy", "into", "message", "dry_run"});
+  if (settings.allow_accept) specs.back().alone = true;
   std::vector<Tool> tools;
   for (const auto& spec : specs)
     if (auto tool = make_op_tool(spec)) tools.push_back(std::move(*tool));

@@ -129,6 +129,25 @@ assert.ok(listed.entries.some((e) => e.name === 'src' && e.type === 'dir'));
 assert.ok(!listed.entries.some((e) => e.name === '.git'));
 const globbed = await ok(a, 'workspace_list_files', { name: 'task', path: 'src', pattern: '*.txt' });
 assert.deepEqual(globbed.entries.map((e) => e.name), ['new.txt']);
+// Recursive: every file git sees (tracked, new and not ignored) by its path from the top; a
+// pattern without `/` matches names at any depth, one with `/` the whole path.
+fs.appendFileSync(path.join(repo, '.git/info/exclude'), '\nignored-dir/\n');
+fs.mkdirSync(path.join(ws, 'ignored-dir'));
+fs.writeFileSync(path.join(ws, 'ignored-dir/dep.txt'), 'x');
+const deep = await ok(a, 'workspace_list_files', { name: 'task', recursive: true, pattern: '*.txt' });
+assert.deepEqual(deep.entries.map((e) => [e.name, e.type, e.size]), [['src/new.txt', 'file', 8]]);
+assert.equal(deep.recursive, true);
+const all = await ok(a, 'workspace_list_files', { name: 'task', recursive: true });
+assert.ok(all.entries.some((e) => e.name === 'README.md'));
+assert.ok(!all.entries.some((e) => e.name.startsWith('ignored-dir/') || e.name.startsWith('.git/')));
+for (const pattern of ['src/*.txt', '**/*.txt'])
+  assert.deepEqual((await ok(a, 'workspace_list_files',
+    { name: 'task', recursive: true, pattern })).entries.map((e) => e.name), ['src/new.txt'], pattern);
+const below = await ok(a, 'workspace_list_files', { name: 'task', path: 'src', recursive: true });
+assert.deepEqual(below.entries.map((e) => e.name), ['src/lib/util.c', 'src/main.c', 'src/new.txt']);
+assert.deepEqual((await ok(a, 'workspace_list_files',
+  { name: 'task', recursive: true, pattern: 'src/**/*.c' })).entries.map((e) => e.name), ['src/lib/util.c', 'src/main.c']);
+fs.rmSync(path.join(ws, 'ignored-dir'), { recursive: true });
 await ok(a, 'workspace_write_file', { name: 'task', path: 'gone.txt', content: 'x' });
 await ok(a, 'workspace_delete_file', { name: 'task', path: 'gone.txt' });
 assert.ok(!fs.existsSync(path.join(ws, 'gone.txt')));
@@ -254,6 +273,30 @@ assert.equal(JSON.parse(wsResource.contents[0].text)[0].name, 'task');
 const diffResource = await a.client.readResource({ uri: 'berth://workspace/task/diff' });
 assert.ok(diffResource.contents[0].text.includes('+TWO'));
 await assert.rejects(a.client.readResource({ uri: 'berth://workspace/nope/diff' }));
+
+step('file writes racing a discard: every write reported done is in the snapshot');
+await ok(a, 'workspace_create', { name: 'race' });
+// Four writers go on until the workspace is gone; the discard starts once writes are flowing.
+const written = [];
+let started = 0;
+const writer = async (k) => {
+  for (let i = 0; i < 400; i++) {
+    const file = `w/${k}-${i}.txt`;
+    started++;
+    const r = await call(a, 'workspace_write_file', { name: 'race', path: file, content: `${file}\n` });
+    if (r.error) return assert.equal(r.error.code, 'not_found', JSON.stringify(r.error));
+    written.push(file);
+  }
+};
+const writers = [0, 1, 2, 3].map(writer);
+await until('writes to flow', () => written.length >= 8);
+assert.ok(!(await call(a, 'workspace_discard', { name: 'race' })).error, 'the discard went through');
+await Promise.all(writers);
+const back = await ok(a, 'workspace_restore', { name: 'race' });
+for (const file of written)
+  assert.equal(fs.readFileSync(path.join(back.workspace.path, file), 'utf8'), `${file}\n`, file);
+step(`race: ${written.length} of ${started} writes landed before the discard, all in its snapshot`);
+await ok(a, 'workspace_discard', { name: 'race' });
 await a.client.close();
 
 // ---- a server with --allow-accept ----------------------------------------------------------
