@@ -304,6 +304,9 @@ enum class DiffFormat { patch, stat, name_only };
 struct DiffOptions {
   DiffFormat format = DiffFormat::patch;
   std::optional<std::string> against; ///< diff from merge-base(REV, workspace) instead of base
+  /// Only these files or folders (relative to the workspace's top; empty: all). A rename is kept
+  /// whole when either of its sides is wanted.
+  std::vector<std::string> paths;
 };
 
 /// Everything a workspace changed: its commits, staged, unstaged and untracked (not ignored) files.

@@ -72,6 +72,23 @@ Result<Workspace> usable_workspace(const Project& project, std::string_view name
   return w;
 }
 
+namespace {
+
+// `path` is one of `wanted` or a file under one of them (a folder given as `src` or `src/`).
+bool path_wanted(const std::string& path, const std::vector<std::string>& wanted) {
+  if (path.empty()) return false;
+  for (auto p : wanted) {
+    while (p.size() > 1 && p.back() == '/')
+      p.pop_back();
+    if (p == "." || p.empty() || path == p ||
+        (path.size() > p.size() && path.compare(0, p.size(), p) == 0 && path[p.size()] == '/'))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
 Result<Diff> diff_workspace(const Project& project, std::string_view name,
                             const DiffOptions& options) {
   Workspace w = BERTH_TRY(usable_workspace(project, name));
@@ -102,11 +119,23 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
     d.from = BERTH_TRY(review_base(project, w, now.head));
   }
   d.files = BERTH_TRY(changes_between(project, d.from, d.to_tree));
+  std::vector<std::string> args{"diff-tree", "-p",         "--binary", "--full-index",
+                                "-M",        "--no-color", d.from,     d.to_tree};
+  if (!options.paths.empty()) {
+    std::erase_if(d.files, [&](const FileChange& f) {
+      return !path_wanted(f.path, options.paths) && !path_wanted(f.old_path, options.paths);
+    });
+    // The patch of exactly the files kept, both sides of a rename named so that git still
+    // pairs them; literal: a file called `*` is that file.
+    args.emplace_back("--");
+    for (const auto& f : d.files) {
+      args.push_back(":(literal)" + f.path);
+      if (!f.old_path.empty()) args.push_back(":(literal)" + f.old_path);
+    }
+  }
   d.format = options.format;
   if (options.format == DiffFormat::patch && !d.files.empty())
-    d.patch = BERTH_TRY(git(repo_call(project, {"diff-tree", "-p", "--binary", "--full-index", "-M",
-                                                "--no-color", d.from, d.to_tree})))
-                  .out;
+    d.patch = BERTH_TRY(git(repo_call(project, std::move(args)))).out;
   return d;
 }
 

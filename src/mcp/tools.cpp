@@ -231,62 +231,10 @@ json without(const json& arguments, std::initializer_list<const char*> own) {
   return params;
 }
 
-// ---- workspace_diff: paths and the byte cap -----------------------------------------------
-
-// Keep the sections of a `git diff` patch about one of `paths` (or a file under one).
-std::string filter_patch(const std::string& patch, const std::vector<std::string>& paths) {
-  auto wanted = [&](const std::string& header) {
-    for (const auto& p : paths) {
-      for (const std::string& side : {" a/" + p, " b/" + p}) {
-        auto at = header.find(side);
-        if (at == std::string::npos) continue;
-        char next = at + side.size() < header.size() ? header[at + side.size()] : '\n';
-        if (next == ' ' || next == '/' || next == '\n') return true;
-      }
-    }
-    return false;
-  };
-  std::string out;
-  bool keep = false;
-  size_t pos = 0;
-  while (pos < patch.size()) {
-    size_t end = patch.find('\n', pos);
-    end = end == std::string::npos ? patch.size() : end + 1;
-    std::string line = patch.substr(pos, end - pos);
-    if (line.rfind("diff --git ", 0) == 0) keep = wanted(line);
-    if (keep) out += line;
-    pos = end;
-  }
-  return out;
-}
-
-// A document's string field, "" when absent or null (old_path of a file not renamed).
-std::string string_field(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool path_wanted(const std::string& path, const std::vector<std::string>& paths) {
-  for (const auto& p : paths)
-    if (path == p ||
-        (path.size() > p.size() && path.compare(0, p.size(), p) == 0 && path[p.size()] == '/'))
-      return true;
-  return false;
-}
+// ---- workspace_diff: the byte cap -----------------------------------------------
 
 struct DiffHook : CallHook {
   json shape(json document, const json& arguments) override {
-    std::vector<std::string> paths = arguments.value("paths", std::vector<std::string>{});
-    if (!paths.empty()) {
-      json files = json::array();
-      for (const auto& f : document.value("files", json::array()))
-        if (path_wanted(string_field(f, "path"), paths) ||
-            path_wanted(string_field(f, "old_path"), paths))
-          files.push_back(f);
-      document["files"] = files;
-      if (document.contains("patch"))
-        document["patch"] = filter_patch(document["patch"].get<std::string>(), paths);
-    }
     if (document.contains("patch")) {
       std::size_t cap = kDefaultDiffBytes;
       if (arguments.contains("max_bytes"))
@@ -809,7 +757,7 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
        "limits it to some files or folders; the patch is capped at `max_bytes` (default 65536), "
        "with `truncated` and `patch_bytes` saying what was left out. Changes nothing.",
        "diff",
-       {"name", "stat"}},
+       {"name", "stat", "paths"}},
       {"workspace_run",
        "Run a command in a workspace",
        "Run one command (an argv array, no shell: use [\"sh\", \"-c\", \"...\"] for pipes) in a "
@@ -855,16 +803,12 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
     if (spec.name == "workspace_list") spec.wrap_key = "workspaces";
     if (spec.name == "workspace_diff") {
       spec.extras = {
-          {"paths",
-           {{"type", "array"},
-            {"items", {{"type", "string"}}},
-            {"description", "only these files or folders (relative to the workspace's top)"}}},
           {"max_bytes",
            {{"type", "integer"},
             {"minimum", 0},
             {"description", "most bytes of patch to return (default 65536, at most 4 MiB)"}}}};
       spec.to_params = [](const json& a, const CallContext&) -> berth::Result<json> {
-        return without(a, {"paths", "max_bytes"});
+        return without(a, {"max_bytes"});
       };
       spec.hook = [] { return std::make_unique<DiffHook>(); };
     }

@@ -7,6 +7,17 @@
 
 namespace berth::ops {
 
+namespace {
+
+Param paths_param() {
+  Param paths = string_param("paths", "only these files or folders (relative to the workspace)");
+  paths.kind = ParamKind::strings;
+  paths.positional = true;
+  return paths;
+}
+
+} // namespace
+
 Entry diff_entry() {
   Operation op;
   op.name = "diff";
@@ -14,7 +25,8 @@ Entry diff_entry() {
   op.params = {
       name_param(), flag_param("stat", "a summary: lines added and removed per file"),
       flag_param("name_only", "only the names of changed files"),
-      string_param("against", "diff from where REV and the workspace meet, instead of its base")};
+      string_param("against", "diff from where REV and the workspace meet, instead of its base"),
+      paths_param()};
   op.read_only = true;
   op.idempotent = true;
   op.schema = "diff";
@@ -28,6 +40,7 @@ Entry diff_entry() {
                              : p.flag("name_only") ? DiffFormat::name_only
                                                    : DiffFormat::patch;
             options.against = p.optional_string("against");
+            options.paths = p.strings("paths");
             auto d = BERTH_TRY(diff_workspace(project, p.string("name"), options));
             Outcome out{d, {}, {}, 0};
             // Submodules and nested repositories with work in them are named in every format
