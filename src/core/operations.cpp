@@ -84,6 +84,18 @@ Param string_param(std::string name, std::string help, std::string short_name) {
   return p;
 }
 
+Param positional_param(std::string name, std::string help, std::vector<std::string> choices) {
+  Param p = string_param(std::move(name), std::move(help));
+  p.positional = true;
+  p.required = true;
+  p.choices = std::move(choices);
+  return p;
+}
+
+Param agent_param(std::string help) {
+  return positional_param("agent", std::move(help), {"claude"});
+}
+
 } // namespace ops
 
 namespace {

@@ -13,14 +13,9 @@ Entry hook_entry() {
   Operation op;
   op.name = "hook";
   op.summary = "Claude Code's worktree provider: hook claude worktree-create|worktree-remove";
-  Param agent = string_param("agent", "the agent whose hook runs: claude");
-  agent.positional = true;
-  agent.required = true;
-  agent.choices = {"claude"};
-  Param event = string_param("event", "worktree-create or worktree-remove");
-  event.positional = true;
-  event.required = true;
-  event.choices = {"worktree-create", "worktree-remove"};
+  Param agent = agent_param("the agent whose hook runs: claude");
+  Param event = positional_param("event", "worktree-create or worktree-remove",
+                                 {"worktree-create", "worktree-remove"});
   Param input = string_param("input", "the hook's JSON input (read from stdin)");
   input.internal = true;
   input.from_stdin = true;

@@ -11,12 +11,8 @@ Entry integrate_entry() {
   Operation op;
   op.name = "integrate";
   op.summary = "register berth's worktree hooks with Claude Code (--user, --remove)";
-  Param agent = string_param("agent", "the agent to integrate with: claude");
-  agent.positional = true;
-  agent.required = true;
-  agent.choices = {"claude"};
   op.params = {
-      agent,
+      agent_param("the agent to integrate with: claude"),
       flag_param("user", "edit ~/.claude/settings.json: every project you open in Claude Code"),
       flag_param("project", "edit .claude/settings.json of this checkout (the default)"),
       flag_param("local", "edit .claude/settings.local.json of this checkout (not committed)"),

@@ -36,6 +36,10 @@ private:
 Param name_param(std::string help = "workspace name");
 Param flag_param(std::string name, std::string help, std::string short_name = {});
 Param string_param(std::string name, std::string help, std::string short_name = {});
+/// A required positional word, one of `choices` when they are given.
+Param positional_param(std::string name, std::string help, std::vector<std::string> choices = {});
+/// The agent a `hook` or `integrate` is for (claude, for now).
+Param agent_param(std::string help);
 
 /// The handler signature, without the project check the table adds.
 using Handler = std::function<Result<Outcome>(const Project& project, const Params& params,
