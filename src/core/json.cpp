@@ -106,7 +106,10 @@ void to_json(nlohmann::json& j, const SetupReport& r) {
 }
 
 void to_json(nlohmann::json& j, const Created& c) {
+  // The workspace's fields at the top (as before), and as `workspace`: the same object restore
+  // and discard return it in.
   j = c.workspace;
+  j["workspace"] = c.workspace;
   j["setup"] = c.setup;
   j["warnings"] = c.warnings;
 }
