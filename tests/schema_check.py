@@ -7,8 +7,8 @@
                                              prose reference
 
 A logged call is four files sharing a stem: STEM.args (berth's argv after the binary, NUL
-separated), STEM.status (its exit status), STEM.out (its stdout) and, for `new`, STEM.err (its
-stderr, whose NDJSON lines are set-up events). The schema is chosen from the command line, the
+separated), STEM.status (its exit status), STEM.out (its stdout) and STEM.err (its stderr: under
+--json berth's own lines there are events, docs/schema/event.json). The schema is chosen from the command line, the
 error schema when the document is an error document. Each violation is one line naming the call,
 the document, the schema file and where in the document and the schema it failed; the exit
 status is 1 when there is any.
@@ -32,7 +32,7 @@ COMMANDS = {
     "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
-OWN_STATUS = {"run", "shell", "doctor"}
+OWN_STATUS = {"run", "shell", "doctor", "accept", "sync"}  # accept, sync: 3 with conflicts
 # Global options that take a value (as a separate argument).
 VALUE_OPTIONS = {"-C", "-c"}
 
@@ -112,15 +112,14 @@ def command_of(argv):
 
 
 def last_document(text):
-    """run and shell: the document follows the command's own output on stdout."""
-    lines = text.split("\n")
-    for i in range(len(lines) - 1, -1, -1):
-        if lines[i] == "{":
-            try:
-                return json.loads("\n".join(lines[i:]))
-            except ValueError:
-                continue
-    raise ValueError("no JSON document at the end of the output")
+    """run and shell: the document is the last line of stdout, one compact line, after the
+    command's own output (docs/run.md)."""
+    if not text.endswith("\n"):
+        raise ValueError("stdout does not end with a newline")
+    last = text[:-1].rsplit("\n", 1)[-1]
+    if not last.startswith("{"):
+        raise ValueError(f"the last line is not a JSON document: {last[:100]!r}")
+    return json.loads(last)
 
 
 def check_call(validators, stem):
@@ -139,6 +138,22 @@ def check_call(validators, stem):
         if not out.startswith("{"):
             return []
         command = "help"
+    if command in ("run", "shell"):
+        # --result-file: the document is in FILE, stdout is the command's alone.
+        before = rest[: rest.index("--")] if "--" in rest else rest
+        for i, a in enumerate(before):
+            target = None
+            if a == "--result-file" and i + 1 < len(before):
+                target = before[i + 1]
+            elif a.startswith("--result-file="):
+                target = a.split("=", 1)[1]
+            if target is not None:
+                if not os.path.exists(target):
+                    # Not written (berth said why on stderr, exit 1), or removed by the test.
+                    return [] if status != 0 else [f"{call}: no result file {target}"]
+                with open(target, "rb") as f:
+                    out = f.read().decode("utf-8", "replace")
+                break
     if not out.strip():
         # Killed (a timeout, a signal, a test that stops it half-way): nothing to check.
         if status >= 124:
@@ -168,25 +183,33 @@ def check_call(validators, stem):
             schema = "trust-list"
         if status != 0 and command not in OWN_STATUS:
             problems.append(f"{call}: exit status {status} without an error document")
+        if command in ("accept", "sync") and isinstance(doc, dict):
+            # Their own status: 3 exactly when the result lists conflicts.
+            if (status == 3) != bool(doc.get("conflicts")):
+                problems.append(f"{call}: exit status {status} with conflicts {doc.get('conflicts')}")
     for line in violations(validators[schema], doc):
         problems.append(f"{call}: its document does not match docs/schema/{schema}.json: {line}")
 
-    # `new --json` reports its set-up on stderr, one event per line.
-    if command == "new" and os.path.exists(stem + ".err"):
+    # Under --json berth's stderr is an event stream, one event per line: a plain `berth: ...`
+    # line is a hole in it. (Other lines are not berth's: a command's or a hook's own stderr.)
+    if os.path.exists(stem + ".err"):
         with open(stem + ".err", "rb") as f:
             err = f.read().decode("utf-8", "replace")
         for n, line in enumerate(err.split("\n"), 1):
-            if not line.startswith("{"):
+            if line.startswith("berth:") or line.startswith("hint:"):
+                problems.append(f"{call}: stderr line {n} is not an event: {line[:200]!r}")
+                continue
+            if not line.startswith('{"'):
                 continue
             try:
                 event = json.loads(line)
             except ValueError as e:
                 problems.append(f"{call}: stderr line {n} is not JSON ({e}): {line[:200]!r}")
                 continue
-            for v in violations(validators["new-event"], event):
+            for v in violations(validators["event"], event):
                 problems.append(
-                    f"{call}: set-up event on stderr line {n} does not match "
-                    f"docs/schema/new-event.json: {v}"
+                    f"{call}: event on stderr line {n} does not match "
+                    f"docs/schema/event.json: {v}"
                 )
     return problems
 

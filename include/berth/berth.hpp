@@ -372,10 +372,16 @@ struct Accepted {
   bool empty = false; ///< the workspace changed nothing: nothing was done
   std::optional<Discarded> discarded;
   std::vector<std::string> warnings;
+  /// It does not merge: the conflicting paths (a result, not an error; the CLI exits 3), and
+  /// nothing changed anywhere. Empty otherwise.
+  std::vector<std::string> conflicts;
+  std::string onto; ///< the target commit the change was merged onto (its preview)
+  std::string head; ///< the workspace's HEAD it came from
+  std::string hint; ///< with conflicts: what to do next
 };
 
-/// Land a workspace's change on its target. On conflict: Error{conflict} listing the paths, and
-/// nothing changed anywhere.
+/// Land a workspace's change on its target. When it does not merge: `conflicts` lists the
+/// paths, and nothing changed anywhere.
 Result<Accepted> accept_workspace(const Project& project, std::string_view name,
                                   const AcceptOptions& options);
 
@@ -387,11 +393,18 @@ struct Synced {
   std::string old_head, new_head;
   bool up_to_date = false;
   std::vector<std::string> conflicts; ///< left in the workspace, with markers, for the agent
+  bool aborted = false;               ///< abort_sync: the unfinished sync was undone
+  std::string hint;                   ///< with conflicts: what to do next
 };
 
-/// Bring the target's new commits into the workspace. Conflicts stay in the workspace (exit 3).
+/// Bring the target's new commits into the workspace. Conflicts stay in the workspace, listed in
+/// `conflicts` (a result, not an error; the CLI exits 3): the agent resolves them and commits,
+/// or abort_sync undoes the sync.
 Result<Synced> sync_workspace(const Project& project, std::string_view name,
                               std::optional<std::string> onto, SyncMode mode);
+/// Undo a sync that stopped on conflicts, exactly: the worktree, the index, HEAD and the branch
+/// as they were before it (`new_head` is that HEAD). not_found when there is none to undo.
+Result<Synced> abort_sync(const Project& project, std::string_view name);
 
 /// Two live workspaces that change the same paths.
 struct Overlap {

@@ -7,7 +7,9 @@
 #include "cli/foreground.hpp"
 #include "cli/parser.hpp"
 #include "cli/render.hpp"
+#include "cli/result_line.hpp"
 #include "mcp/server.hpp"
+#include "util/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -29,9 +31,30 @@ std::string json_text(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// The compact form: one line. `run` and `shell` share stdout with their command, so their
+// result is one line a script finds as the last (docs/run.md).
+std::string json_line(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// --result-file: written whole or not at all (a reader polling for it never sees half a line).
+tl::expected<void, berth::Error> write_result_file(const std::string& path,
+                                                   const std::string& line) {
+  if (auto written = util::write_file_atomic(path, line); !written)
+    return tl::unexpected(
+        berth::Error{berth::ErrorCode::io_error,
+                     fmt::format("cannot write the result file {}: {}", path, written.error()),
+                     "give --result-file a path in a writable directory",
+                     std::nullopt,
+                     {}});
+  return {};
+}
+
 void print_error(const berth::Error& e, bool json) {
   if (json) {
     std::cout << json_text(berth::error_document(e)) << std::endl;
+    // The event stream on stderr says it too, so a reader of events alone sees the failure.
+    cli::emit_event("error", berth::error_document(e)["error"]);
     return;
   }
   // The code on the line: what docs/errors.md is searched by, and all a hook's caller (Claude
@@ -237,14 +260,55 @@ int run_main(int argc, char** argv) {
     if (c.app().parsed()) command = &c;
   const berth::Operation& op = command->operation();
   nlohmann::json params = command->params();
+  if (args.json) {
+    // Under --json every line berth writes on stderr is an event about this workspace.
+    nlohmann::json workspace = nullptr;
+    for (const char* key : {"as", "name"})
+      if (params.contains(key) && params[key].is_string() && op.name != "trust") {
+        workspace = params[key];
+        break;
+      }
+    cli::use_event_stream(std::move(workspace));
+  }
+  // run and shell share stdout with their command: their JSON result is one compact line,
+  // always the last and on a line of its own, or it goes to --result-file (docs/run.md).
+  const bool shares_stdout = op.name == "run" || op.name == "shell";
+  std::string result_file;
+  if (shares_stdout && params.contains("result_file") && params["result_file"].is_string())
+    result_file = params["result_file"].get<std::string>();
+  const bool captured = params.contains("capture") && params["capture"] == true;
+  cli::StdoutTail tail;
+  // The result (or the error) of run and shell: to the file, or as the last line of stdout.
+  auto deliver = [&](const nlohmann::json& document) -> bool {
+    if (!result_file.empty()) {
+      if (auto written = write_result_file(result_file, json_line(document) + "\n"); !written) {
+        print_error(written.error(), false);
+        return false;
+      }
+      return true;
+    }
+    if (!args.json) return true;
+    bool newline = tail.finish();
+    std::cout << (newline ? "\n" : "") << json_line(document) << "\n";
+    return true;
+  };
+  auto fail_with = [&](const berth::Error& e) {
+    if (shares_stdout && (!result_file.empty() || args.json)) {
+      if (!args.json)
+        print_error(e, false);
+      else
+        cli::emit_event("error", berth::error_document(e)["error"]);
+      if (!deliver(berth::error_document(e))) return 1;
+      return berth::exit_status(e.code);
+    }
+    print_error(e, args.json);
+    return berth::exit_status(e.code);
+  };
 
   std::optional<berth::Project> project;
   if (op.needs_project) {
     auto opened = berth::Project::open({args.dir, args.config});
-    if (!opened) {
-      print_error(opened.error(), args.json);
-      return berth::exit_status(opened.error().code);
-    }
+    if (!opened) return fail_with(opened.error());
     project = std::move(*opened);
   }
   if (!args.quiet && project) {
@@ -262,29 +326,31 @@ int run_main(int argc, char** argv) {
     if (std::strcmp(injected, "throw:system_error") == 0)
       throw std::system_error(EAGAIN, std::generic_category(), "pthread_create");
   }
-  if (auto filled = cli::fill_from_outside(op, params); !filled) {
-    print_error(filled.error(), args.json);
-    return berth::exit_status(filled.error().code);
-  }
+  if (auto filled = cli::fill_from_outside(op, params); !filled) return fail_with(filled.error());
   berth::OperationContext context;
   context.origin = {args.dir, args.config};
   context.on_setup = cli::setup_printer(args.json, args.quiet);
   context.prepare_run = [](berth::RunOptions& options) { cli::own_signals_and_terminal(options); };
   const berth::Project* project_ptr = project ? &*project : nullptr;
+  // What the command writes to stdout is watched (to start berth's line on a line of its own)
+  // only when berth's line follows it there.
+  if (shares_stdout && args.json && result_file.empty() && !captured) tail.start();
   auto outcome = op.run(project_ptr, params, context);
-  if (!outcome) {
-    print_error(outcome.error(), args.json);
-    return berth::exit_status(outcome.error().code);
-  }
+  if (!outcome) return fail_with(outcome.error());
   // Text from the command's renderer; with --json (or for an operation without one) the document.
   cli::Renderer render = args.json ? nullptr : cli::find_renderer(op.name);
-  if (render)
+  if (shares_stdout && (args.json || !result_file.empty())) {
+    if (!deliver(outcome->document)) return 1;
+  } else if (render)
     std::cout << render(outcome->document, cli::RenderContext{params, args.quiet, project_ptr});
   else
     std::cout << json_text(outcome->document) << "\n";
   if (!args.quiet) {
     for (const auto& note : outcome->notes)
-      std::cerr << "berth: " << note << "\n";
+      if (cli::event_stream())
+        cli::emit_event("note", {{"message", note}});
+      else
+        std::cerr << "berth: " << note << "\n";
     for (const auto& warning : outcome->warnings)
       cli::print_warning(warning);
   }

@@ -1,6 +1,7 @@
 #include "cli/render.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -92,11 +93,58 @@ std::set<std::string>& printed_warnings() {
 
 void print_warning(const std::string& text) {
   if (!printed_warnings().insert(text).second) return;
+  if (event_stream()) {
+    emit_event("warning", {{"message", text}});
+    return;
+  }
   std::fprintf(stderr, "berth: warning: %s\n", text.c_str());
 }
 
 void mark_warning_printed(const std::string& text) {
   printed_warnings().insert(text);
+}
+
+namespace {
+struct EventStream {
+  bool on = false;
+  nlohmann::json workspace;
+};
+EventStream& events() {
+  static EventStream stream;
+  return stream;
+}
+
+// UTC with milliseconds: events of one command often share a second, and a reader orders them.
+std::string event_time() {
+  auto now = std::chrono::system_clock::now();
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  ::gmtime_r(&seconds, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return fmt::format("{}.{:03}Z", buf, ms % 1000);
+}
+} // namespace
+
+void use_event_stream(nlohmann::json workspace) {
+  events().on = true;
+  events().workspace = std::move(workspace);
+}
+
+bool event_stream() {
+  return events().on;
+}
+
+void emit_event(std::string_view type, nlohmann::json fields) {
+  nlohmann::json event = {
+      {"type", type}, {"workspace", events().workspace}, {"time", event_time()}};
+  for (auto& [key, value] : fields.items())
+    if (key != "type") event[key] = std::move(value);
+  // Paths, names and a set-up command's output are bytes, not necessarily UTF-8: such bytes
+  // become U+FFFD rather than an exception that would end the command with its work done.
+  std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 } // namespace cli

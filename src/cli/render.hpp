@@ -4,7 +4,9 @@
 #include "util/human.hpp"
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cli {
@@ -34,5 +36,13 @@ std::string table(const std::vector<std::vector<std::string>>& rows);
 void print_warning(const std::string& text);
 /// Count a warning as printed (shown in another form, e.g. a JSON set-up event).
 void mark_warning_printed(const std::string& text);
+
+/// --json: berth's stderr becomes an event stream (docs/json.md, docs/schema/event.json): every
+/// line berth writes there is one JSON object naming its `type`, the `workspace` the command is
+/// about (null when none) and the `time`. Warnings and notes become events too.
+void use_event_stream(nlohmann::json workspace);
+bool event_stream();
+/// Write one event line on stderr: `fields` plus type, workspace and time.
+void emit_event(std::string_view type, nlohmann::json fields = nlohmann::json::object());
 
 } // namespace cli

@@ -585,7 +585,7 @@ Result<std::optional<Landing>> plan_landing(const Project& project, const Worksp
     result_tree = BERTH_TRY(tree_of(project, new_commit));
     break;
   }
-  return Landing{w.name, strategy, target, new_commit, result_tree};
+  return Landing{w.name, strategy, target, new_commit, result_tree, now.head};
 }
 
 namespace {
@@ -608,11 +608,23 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   a.target = target.branch;
   a.target_worktree = target.worktree;
   a.old_commit = target.commit;
+  a.onto = target.commit;
   GitlinkCheck gitlinks;
-  auto planned =
-      BERTH_TRY(plan_landing(project, w, strategy, options, target, gitlinks, a.warnings));
+  auto plan = plan_landing(project, w, strategy, options, target, gitlinks, a.warnings);
+  // The change does not merge (the preview, or a replayed commit): a result naming the paths,
+  // what it was merged onto and the workspace's HEAD; nothing was changed.
+  if (!plan && plan.error().code == ErrorCode::conflict && !plan.error().paths.empty()) {
+    a.conflicts = plan.error().paths;
+    a.hint = plan.error().message + "; " + plan.error().hint;
+    auto head = git_status_of(workspace_call(w, {"rev-parse", "-q", "--verify", "HEAD"}));
+    a.head = head && head->ok() ? chomp(head->out) : std::string();
+    a.new_commit = "";
+    return a;
+  }
+  auto planned = BERTH_TRY(std::move(plan));
   if (!planned) return nothing_to_accept(std::move(a), w, target);
   const Landing& landing = *planned;
+  a.head = landing.head;
   a.files = BERTH_TRY(changes_between(project, target.commit, landing.result_tree));
   if (strategy == Strategy::apply && target.worktree.empty())
     return fail(
@@ -677,7 +689,7 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
   }
   if (!landed) return landed;
   a = *landed;
-  if (a.empty || a.dry_run) return a;
+  if (a.empty || a.dry_run || !a.conflicts.empty()) return a;
 
   // 5. Recorded: the workspace's record says landed (and at which commit), and nobody holds it.
   BERTH_TRY(holding->finish(a.new_commit.empty() ? a.old_commit : a.new_commit));

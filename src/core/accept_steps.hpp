@@ -108,6 +108,7 @@ struct Landing {
   Target target;
   std::string new_commit;
   std::string result_tree;
+  std::string head = {}; ///< the workspace's HEAD the change came from
 };
 
 /// Plan the landing of the workspace's whole state (its commits plus anything uncommitted, as a

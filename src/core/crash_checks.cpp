@@ -236,6 +236,9 @@ std::vector<DeadOp> dead_ops(const Project& project) {
     std::string file = util::join(dir, leaf);
     auto j = nlohmann::json::parse(util::read_file(file).value_or(""), nullptr, false);
     if (!j.is_object()) continue;
+    // A sync that stopped on conflicts is finished by the agent (or `sync --abort`), not by
+    // whichever command comes next.
+    if (j.value("phase", "") == "unfinished") continue;
     if (util::process_alive(static_cast<pid_t>(j.value("pid", int64_t{0})),
                             j.value("pid_start", int64_t{0})))
       continue; // still at work
@@ -352,6 +355,31 @@ Result<void> WorkspaceOp::save() const {
 
 WorkspaceOp::~WorkspaceOp() {
   if (!path_.empty()) ::unlink(path_.c_str());
+}
+
+Result<nlohmann::json> abort_unfinished_sync(const Project& project, const Workspace& w) {
+  std::string file = op_path(project, w.name, "sync");
+  auto j = nlohmann::json::parse(util::read_file(file).value_or(""), nullptr, false);
+  if (!j.is_object() || j.value("phase", "") != "unfinished" || j.value("workspace", "") != w.name)
+    return fail(ErrorCode::not_found, fmt::format("workspace '{}' has no unfinished sync", w.name),
+                "only a sync that stopped on conflicts can be aborted; nothing was changed");
+  // Undone as a sync that died in its merge is: the merge (or rebase) abandoned, the files as
+  // the agent left them, then HEAD and the branch back at the start, the index as staged then.
+  nlohmann::json merging = j;
+  merging["phase"] = "merge";
+  auto undone = settle_sync(w, merging);
+  if (!undone)
+    return fail(ErrorCode::git_failed,
+                fmt::format("could not undo the sync of workspace '{}'", w.name),
+                "see `git status` in the workspace; `berth doctor` names what is in the way");
+  ::unlink(file.c_str());
+  if (undone->empty())
+    return fail(ErrorCode::not_found,
+                fmt::format("the sync of workspace '{}' was finished (its merge was committed): "
+                            "nothing to abort",
+                            w.name),
+                "to drop the merge, reset the workspace's branch in the workspace (git reset)");
+  return j;
 }
 
 void settle_dead_ops(const Project& project, std::vector<std::string>* done) {

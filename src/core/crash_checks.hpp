@@ -76,6 +76,11 @@ private:
   nlohmann::json fields_;
 };
 
+/// `sync --abort`: undo the sync of `w` that stopped on conflicts (its marker is kept with the
+/// phase "unfinished"), as a dead sync is undone; the marker's fields (start, onto, committed,
+/// synced_before). not_found when there is no unfinished sync, or its merge was committed since.
+Result<nlohmann::json> abort_unfinished_sync(const Project& project, const Workspace& w);
+
 /// Settle the markers of dead commits and syncs (see WorkspaceOp); what was done in `done`.
 void settle_dead_ops(const Project& project, std::vector<std::string>* done);
 /// The markers of dead commits and syncs, as problems (doctor without --repair).

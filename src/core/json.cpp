@@ -63,6 +63,9 @@ void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
   j["invalid"] =
       s.workspace.invalid.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.workspace.invalid);
   j["problem"] = s.problem;
+  // What `berth sync` last brought in: its commits are not counted in `ahead`.
+  j["synced"] =
+      s.workspace.synced.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.workspace.synced);
 }
 
 void to_json(nlohmann::json& j, const Snapshot& s) {
@@ -103,7 +106,10 @@ void to_json(nlohmann::json& j, const SetupReport& r) {
 }
 
 void to_json(nlohmann::json& j, const Created& c) {
+  // The workspace's fields at the top (as before), and as `workspace`: the same object restore
+  // and discard return it in.
   j = c.workspace;
+  j["workspace"] = c.workspace;
   j["setup"] = c.setup;
   j["warnings"] = c.warnings;
 }
@@ -152,11 +158,11 @@ void to_json(nlohmann::json& j, const SetupEvent& e) {
     event = "warning";
     break;
   }
-  j = {{"event", event},
-       {"subject", e.subject},
-       {"detail", e.detail},
-       {"bytes", e.bytes},
-       {"exit_status", e.exit_status}};
+  // The fields that mean something for this kind only: a byte count where bytes moved, an exit
+  // status where a command ran (a 0 elsewhere would read as "a command succeeded").
+  j = {{"type", event}, {"subject", e.subject}, {"detail", e.detail}};
+  if (e.kind == Kind::copied || e.kind == Kind::progress) j["bytes"] = e.bytes;
+  if (e.kind == Kind::command_finished) j["exit_status"] = e.exit_status;
 }
 
 void to_json(nlohmann::json& j, const FileChange& f) {
@@ -205,7 +211,11 @@ void to_json(nlohmann::json& j, const Accepted& a) {
        {"dry_run", a.dry_run},
        {"empty", a.empty},
        {"discarded", a.discarded ? nlohmann::json(*a.discarded) : nlohmann::json(nullptr)},
-       {"warnings", a.warnings}};
+       {"warnings", a.warnings},
+       {"conflicts", a.conflicts},
+       {"onto", a.onto},
+       {"head", a.head},
+       {"hint", a.hint}};
 }
 
 void to_json(nlohmann::json& j, const Synced& s) {
@@ -214,7 +224,9 @@ void to_json(nlohmann::json& j, const Synced& s) {
        {"old_head", s.old_head},
        {"new_head", s.new_head},
        {"up_to_date", s.up_to_date},
-       {"conflicts", s.conflicts}};
+       {"conflicts", s.conflicts},
+       {"aborted", s.aborted},
+       {"hint", s.hint}};
 }
 
 void to_json(nlohmann::json& j, const RunResult& r) {

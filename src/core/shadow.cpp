@@ -174,7 +174,7 @@ std::string global_excludes(const Project& project) {
 
 // Everything besides the work tree that a status or the commit counts depend on.
 std::string state_key(const Project& project, const Workspace& w, const std::string& index) {
-  std::string key = w.path + "\n" + w.base + "\n" + index;
+  std::string key = w.path + "\n" + w.base + "\n" + w.synced + "\n" + index;
   auto head = util::read_file(util::join(w.git_dir, "HEAD"));
   key += head ? *head : std::string("-\n");
   if (head && head->rfind("ref: ", 0) == 0) {
@@ -280,6 +280,15 @@ std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
         workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
     complete = counts && counts->ok();
     if (complete) v.counts = counts->out;
+    // Synced: the target's commits it merged in are not the agent's (nor is sync's merge).
+    if (complete && !w.synced.empty()) {
+      auto own = git_status_of(workspace_call(w, agent_commits_args(w, head)));
+      complete = own && own->ok();
+      if (complete) {
+        auto tab = v.counts.find('\t');
+        v.counts = v.counts.substr(0, tab == std::string::npos ? 0 : tab) + "\t" + own->out;
+      }
+    }
   }
   return v;
 }

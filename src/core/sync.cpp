@@ -80,7 +80,8 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
                                               {"onto", onto_commit},
                                               {"phase", "commit"},
                                               {"committed", ""},
-                                              {"staged", staged_tree}}));
+                                              {"staged", staged_tree},
+                                              {"synced_before", w.synced}}));
   // The agent's uncommitted work is committed first, so the merge can never mix with it.
   std::string committed = BERTH_TRY(
       commit_work_tree(project, w, fmt::format("berth: uncommitted work of {}", w.name), nullptr));
@@ -118,14 +119,33 @@ Result<Synced> sync_workspace(const Project& project, std::string_view name,
     }
     s.conflicts =
         user_conflict_paths(project, split_z(unmerged.out), {s.new_head, onto_commit, s.old_head});
-    Error e{ErrorCode::conflict,
-            fmt::format("sync left {} conflicted file(s) in workspace '{}'", s.conflicts.size(),
-                        w.name),
-            mode == SyncMode::merge
-                ? "resolve them in the workspace and commit (git add + git commit), then accept"
-                : "resolve them in the workspace, then `git rebase --continue` there",
-            std::nullopt, s.conflicts};
-    return tl::unexpected(std::move(e));
+    // A result, not an error (exit 3 all the same): the agent resolves the conflicts there and
+    // commits, or `sync --abort` undoes the sync exactly. Its marker stays for that, marked
+    // unfinished so that no command takes it for a sync that died.
+    BERTH_TRY(marked.update("phase", "unfinished"));
+    marked.keep();
+    return s;
+  }
+  return s;
+}
+
+Result<Synced> abort_sync(const Project& project, std::string_view name) {
+  Lease lease = BERTH_TRY(Lease::take(project, name, "sync"));
+  const Workspace& w = lease.workspace();
+  Synced s;
+  s.name = w.name;
+  auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
+  s.old_head = head ? chomp(head->out) : std::string();
+  nlohmann::json undone = BERTH_TRY(abort_unfinished_sync(project, w));
+  s.onto = undone.value("onto", "");
+  s.new_head = undone.value("start", "");
+  s.aborted = true;
+  // What it was synced onto before, as the record said then.
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
+  if (auto record = BERTH_TRY(registry.load(name_slug(w.name)))) {
+    record->synced = undone.value("synced_before", "");
+    BERTH_TRY(registry.save(*record));
   }
   return s;
 }

@@ -44,6 +44,17 @@ GitCall repo_call(const Project& project, std::vector<std::string> args) {
   return GitCall{std::move(args), project.common_dir(), {}, {}, util::Stream::pipe};
 }
 
+std::vector<std::string> agent_commits_args(const Workspace& w, const std::string& tip) {
+  std::vector<std::string> args{"rev-list", "--count", tip, "--not", w.base};
+  if (!w.synced.empty()) {
+    args.push_back(w.synced);
+    // `--not` applies to what follows: the merge filter is an option, not a revision.
+    args.insert(args.begin() + 2, "--no-merges");
+  }
+  args.push_back("--");
+  return args;
+}
+
 GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args) {
   auto prefix = workspace_git_args(workspace.git_dir, workspace.path);
   args.insert(args.begin(), prefix.begin(), prefix.end());

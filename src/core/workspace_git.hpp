@@ -27,6 +27,10 @@ int64_t unix_now();
 Result<std::vector<std::string>> workspace_files(const Workspace& workspace,
                                                  const std::string& under);
 
+/// The `git rev-list` arguments that count the agent's commits on `tip` (a commit or a ref): not
+/// in its base and, once synced, not in what it was synced onto, nor sync's own merge commits.
+std::vector<std::string> agent_commits_args(const Workspace& w, const std::string& tip);
+
 /// Add `line` (a gitignore pattern, e.g. "/.worktrees/") to the repository's .git/info/exclude
 /// under "# <comment>", unless it or `also` is there already: berth's own files inside a checkout
 /// stay out of `git status` without touching the user's .gitignore.

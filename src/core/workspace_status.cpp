@@ -39,8 +39,7 @@ namespace berth {
 
 // The commits on a workspace's branch not in its base, read from the repository's refs alone.
 static int branch_commits(const Project& project, const Workspace& w) {
-  auto count = git_status_of(
-      repo_call(project, {"rev-list", "--count", w.base + "..refs/heads/" + w.branch, "--"}));
+  auto count = git_status_of(repo_call(project, agent_commits_args(w, "refs/heads/" + w.branch)));
   return count && count->ok() ? std::atoi(count->out.c_str()) : 0;
 }
 
@@ -67,8 +66,9 @@ WorkspaceStatus status_of(const Project& project, const Workspace& w) {
       s.state = unlinked(w) || !moved_with_checkout(project, w).empty() ? "unlinked"
                 : util::is_directory(w.git_dir)                         ? "missing"
                                                                         : "removed";
-    // What discard would keep of it: its branch's commits.
-    if (s.state == "missing" || s.state == "removed") s.ahead = branch_commits(project, w);
+    // What discard would keep of it: its branch's commits (the branch lives in the repository's
+    // refs, whatever happened to the folder, so it counts in every one of these states).
+    s.ahead = branch_commits(project, w);
     return s;
   }
   // A FIFO (or a device, a directory...) planted where git expects a file would make the git

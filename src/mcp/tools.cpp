@@ -33,7 +33,6 @@ constexpr std::size_t kDefaultReadLimit = std::size_t{64} * 1024;
 constexpr std::size_t kMaxReadLimit = std::size_t{1024} * 1024;
 constexpr std::size_t kDefaultDiffBytes = std::size_t{64} * 1024;
 constexpr std::size_t kMaxDiffBytes = 4 * std::size_t{1024} * 1024;
-constexpr std::size_t kRunOutputCap = std::size_t{32} * 1024; ///< per stream
 constexpr std::size_t kMaxListEntries = 2000;
 
 // ---- one workspace at a time: file tools against whole-workspace operations ----------------
@@ -254,35 +253,10 @@ struct DiffHook : CallHook {
 
 // ---- workspace_run: capture, progress, cancel ---------------------------------------------
 
-// Keeps the start and the end of one stream (a build's failure is at its end), counts all of it.
-struct Capped {
-  std::string head, tail;
-  std::size_t total = 0;
-  void add(std::string_view chunk) {
-    total += chunk.size();
-    std::size_t half = kRunOutputCap / 2;
-    if (head.size() < half) {
-      std::size_t take = std::min(half - head.size(), chunk.size());
-      head.append(chunk.substr(0, take));
-      chunk.remove_prefix(take);
-    }
-    tail.append(chunk);
-    if (tail.size() > 2 * half) tail.erase(0, tail.size() - half);
-  }
-  bool truncated() const { return total > kRunOutputCap; }
-  std::string text() const {
-    if (!truncated()) return head + tail;
-    std::string end = tail.substr(tail.size() - std::min(tail.size(), kRunOutputCap / 2));
-    return head +
-           fmt::format("\n[... berth: {} bytes left out ...]\n", total - head.size() - end.size()) +
-           end;
-  }
-};
-
 struct RunHook : CallHook {
   struct Shared {
     std::mutex mutex;
-    Capped out, err;
+    std::size_t bytes = 0; ///< all the command wrote so far (the library keeps the output)
     std::chrono::steady_clock::time_point last_progress{};
     std::string recent; ///< output since the last progress notification
   };
@@ -294,8 +268,9 @@ struct RunHook : CallHook {
     auto cancelled = ctx.cancelled;
     context.prepare_run = [s, progress, cancelled](berth::RunOptions& options) {
       options.on_output = [s, progress](std::string_view chunk, int stream) {
+        (void)stream;
         std::lock_guard lock(s->mutex);
-        (stream == 2 ? s->err : s->out).add(chunk);
+        s->bytes += chunk.size();
         if (!progress) return;
         s->recent.append(chunk);
         if (s->recent.size() > 8192) s->recent.erase(0, s->recent.size() - 8192);
@@ -303,21 +278,11 @@ struct RunHook : CallHook {
         // A few notifications a second at most: the client asked for progress, not a flood.
         if (now - s->last_progress < std::chrono::milliseconds(200)) return;
         s->last_progress = now;
-        progress(static_cast<double>(s->out.total + s->err.total), s->recent);
+        progress(static_cast<double>(s->bytes), s->recent);
         s->recent.clear();
       };
       options.cancelled = [cancelled] { return cancelled && cancelled->load(); };
     };
-  }
-
-  json shape(json document, const json&) override {
-    std::lock_guard lock(shared->mutex);
-    document["output"] = {{"stdout", shared->out.text()},
-                          {"stderr", shared->err.text()},
-                          {"stdout_bytes", shared->out.total},
-                          {"stderr_bytes", shared->err.total},
-                          {"truncated", shared->out.truncated() || shared->err.truncated()}};
-    return document;
   }
 };
 
@@ -333,6 +298,8 @@ berth::Result<json> run_params(const json& arguments, const CallContext& ctx) {
                      std::nullopt,
                      {}});
   params["sandbox"] = sandbox ? "landlock" : "off";
+  // stdout is the protocol: the output comes back in the result (the operation's --capture).
+  params["capture"] = true;
   if (arguments.contains("net")) params["net"] = arguments["net"].get<bool>() ? "on" : "off";
   if (arguments.contains("timeout_s")) params["timeout"] = arguments["timeout_s"];
   return params;

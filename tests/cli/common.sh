@@ -107,7 +107,7 @@ git-berth() { json_logged "$GIT_BERTH_BIN" "$@"; }
 # ---- the JSON contract ----------------------------------------------------------------------
 # Every --json document a test makes berth print is checked against its JSON Schema
 # (docs/schema/) when the test ends: json_logged keeps each call's argv, exit status and stdout
-# (and the stderr of a `new`, its set-up events) under $JSON_LOG, and cleanup runs
+# and stderr (berth's events) under $JSON_LOG, and cleanup runs
 # tests/schema_check.py once over them (Debian's python3: python3-jsonschema, scripts/bootstrap).
 # BERTH_SCHEMA_CHECK=0 turns the check off (a machine without python3-jsonschema).
 JSON_LOG=$T/tmp/.berth-json-log
@@ -123,7 +123,7 @@ fi
 # the schema check. stdout and stderr pass through unchanged (through tee, synchronously: the files
 # are complete when the call returns), and so does the exit status.
 json_logged() {
-  local arg found=0 json=0 new=0 previous=
+  local arg found=0 json=0 previous=
   local -a args=()
   for arg; do
     if ((found)); then
@@ -137,7 +137,6 @@ json_logged() {
   for arg in "${args[@]}"; do
     [[ $arg == -- ]] && break
     [[ $arg == --json ]] && json=1
-    [[ $arg == new ]] && new=1
   done
   if ((!json)) || [[ ! -d $JSON_LOG ]]; then
     "$@"
@@ -145,11 +144,7 @@ json_logged() {
   fi
   local stem=$JSON_LOG/${EPOCHREALTIME/./}-$BASHPID status=0
   printf '%s\0' "${args[@]}" >"$stem.args"
-  if ((new)); then
-    { { "$@" 2>&1 >&3 3>&- | tee "$stem.err" >&2 3>&-; } 3>&1 | tee "$stem.out"; } || status=$?
-  else
-    { "$@" | tee "$stem.out"; } || status=$?
-  fi
+  { { "$@" 2>&1 >&3 3>&- | tee "$stem.err" >&2 3>&-; } 3>&1 | tee "$stem.out"; } || status=$?
   echo "$status" >"$stem.status"
   return "$status"
 }
@@ -228,6 +223,19 @@ expect_error() {
     got="(not JSON)"
   if [[ $got != "$code" ]]; then
     printf 'expected error %s from: %s\ngot %s:\n%s\n' "$code" "$*" "$got" "$out" >&2
+    return 1
+  fi
+  printf '%s\n' "$out"
+}
+
+# expect_conflict CMD...: a `berth --json accept|sync` that does not merge: exit 3 and a result
+# document (not an error document) whose `conflicts` lists the paths. Prints the document.
+expect_conflict() {
+  local out
+  out=$(not 3 "$@")
+  if ! jq -e '(has("error") | not) and (.conflicts | length) > 0 and (.onto | length) == 40' \
+    <<<"$out" >/dev/null 2>&1; then
+    printf 'expected a conflict result from: %s\ngot:\n%s\n' "$*" "$out" >&2
     return 1
   fi
   printf '%s\n' "$out"

@@ -19,23 +19,24 @@ before=$(fingerprint)
 ws_before=$(fingerprint "$ws")
 
 for strategy in apply merge squash rebase; do
-  out=$(expect_error conflict 3 berth --json accept x --strategy "$strategy")
-  assert_eq "$(jq -r '.error.paths | sort | join(" ")' <<<"$out")" "README.md src/main.c" "$strategy: paths"
-  assert_contains "$(jq -r .error.hint <<<"$out")" "berth sync x"
+  out=$(expect_conflict berth --json accept x --strategy "$strategy")
+  assert_eq "$(jq -r '.conflicts | sort | join(" ")' <<<"$out")" "README.md src/main.c" "$strategy: paths"
+  assert_contains "$(jq -r .hint <<<"$out")" "berth sync x"
   assert_unchanged "$before"
   assert_unchanged "$ws_before" "$ws"
 done
 # ff: refused as well (the conflict is reported first; either way exit 3).
 out=$(not 3 berth --json accept x --strategy ff)
-[[ $(error_code "$out") == conflict || $(error_code "$out") == not_fast_forward ]]
+[[ $(jq -r 'if (.conflicts | length) > 0 then "conflict" else .error.code end' <<<"$out") == conflict ||
+  $(error_code "$out") == not_fast_forward ]]
 assert_unchanged "$before"
 assert_unchanged "$ws_before" "$ws"
 
-# The human message lists the paths on stderr; --dry-run reports the conflict the same way.
-not 3 berth accept x --strategy merge >/dev/null
-assert_contains "$(last_stderr)" "README.md"
-assert_contains "$(last_stderr)" "src/main.c"
-expect_error conflict 3 berth --json accept x --dry-run >/dev/null
+# The human message lists the paths; --dry-run reports the conflict the same way.
+out=$(not 3 berth accept x --strategy merge)
+assert_contains "$out" "README.md"
+assert_contains "$out" "src/main.c"
+expect_conflict berth --json accept x --dry-run >/dev/null
 assert_unchanged "$before"
 assert_unchanged "$ws_before" "$ws"
 [[ ! -e $(git rev-parse --git-common-dir)/berth/intents/main.json ]]

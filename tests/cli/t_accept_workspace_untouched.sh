@@ -50,8 +50,8 @@ ws=$(make_ws conflicting)
 commit_file conflicting/a.txt "the user's a"
 before=$(fingerprint)
 ws_before=$(ws_state "$ws")
-out=$(expect_error conflict 3 berth --json accept conflicting --strategy rebase)
-assert_contains "$(jq -r '.error.paths | join(" ")' <<<"$out")" conflicting/a.txt
+out=$(expect_conflict berth --json accept conflicting --strategy rebase)
+assert_contains "$(jq -r '.conflicts | join(" ")' <<<"$out")" conflicting/a.txt
 assert_unchanged "$before"
 assert_eq "$(ws_state "$ws")" "$ws_before" "workspace after a conflicting rebase"
 

@@ -12,15 +12,15 @@ berth commit x -m "folder p" >/dev/null
 commit_file p "a file"
 before=$(fingerprint)
 for strategy in merge squash rebase apply; do
-  out=$(expect_error conflict 3 berth --json accept x --strategy "$strategy")
-  assert_eq "$(jq -c .error.paths <<<"$out")" '["p"]' "accept --strategy $strategy paths"
+  out=$(expect_conflict berth --json accept x --strategy "$strategy")
+  assert_eq "$(jq -c .conflicts <<<"$out")" '["p"]' "accept --strategy $strategy paths"
 done
 assert_unchanged "$before"
-out=$(expect_error conflict 3 berth --json sync x)
-assert_eq "$(jq -c .error.paths <<<"$out")" '["p"]' "sync paths"
+out=$(expect_conflict berth --json sync x)
+assert_eq "$(jq -c .conflicts <<<"$out")" '["p"]' "sync paths"
 git -C "$ws" merge --abort
-out=$(expect_error conflict 3 berth --json sync x --rebase)
-assert_eq "$(jq -c .error.paths <<<"$out")" '["p"]' "sync --rebase paths"
+out=$(expect_conflict berth --json sync x --rebase)
+assert_eq "$(jq -c .conflicts <<<"$out")" '["p"]' "sync --rebase paths"
 git -C "$ws" rebase --abort
 # The text form names it too.
 not 3 berth accept x --strategy merge
@@ -32,7 +32,7 @@ echo "a file" >"$ws/q"
 berth commit y -m "file q" >/dev/null
 mkdir q
 commit_file q/inside.txt inside
-out=$(expect_error conflict 3 berth --json accept y --strategy merge)
-assert_eq "$(jq -c .error.paths <<<"$out")" '["q"]' "accept paths"
-out=$(expect_error conflict 3 berth --json sync y)
-assert_eq "$(jq -c .error.paths <<<"$out")" '["q"]' "sync paths"
+out=$(expect_conflict berth --json accept y --strategy merge)
+assert_eq "$(jq -c .conflicts <<<"$out")" '["q"]' "accept paths"
+out=$(expect_conflict berth --json sync y)
+assert_eq "$(jq -c .conflicts <<<"$out")" '["q"]' "sync paths"

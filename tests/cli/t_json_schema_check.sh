@@ -59,9 +59,9 @@ exit "${FAKE_STATUS:-0}"
 SH
 chmod +x "$T/fake/berth"
 new_doc=$(jq -c 'del(.invalid, .head, .head_branch, .ahead, .behind, .dirty, .changes,
-  .lock_reason, .problem) + {state: "ready", setup: {copies: [], commands: [], submodules: [],
-  warnings: [], failed: false}, warnings: []}' "$T/status")
-good_event='{"event": "copied", "subject": "a", "detail": "copy", "bytes": 1, "exit_status": 0}'
+  .lock_reason, .problem, .synced) + {state: "ready", setup: {copies: [], commands: [], submodules: [],
+  warnings: [], failed: false}, warnings: []} | .workspace = del(.setup, .warnings)' "$T/status")
+good_event='{"type": "copied", "workspace": "good", "time": "2026-01-01T00:00:00.000Z", "subject": "a", "detail": "copy", "bytes": 1}'
 cat >"$T/fake/t_inner.sh" <<SH
 . "$SOURCE_DIR/tests/cli/common.sh"
 FAKE_OUT='{"name": "x", "path": "/p"}' berth --json -C somewhere path good
@@ -70,7 +70,8 @@ FAKE_OUT='{"name": "x", "path": "/p"}' FAKE_STATUS=4 berth --json path four || t
 FAKE_OUT='{"error": {"code": "not_found", "message": "m", "hint": ""}}' berth --json path zero
 FAKE_OUT='' FAKE_STATUS=1 berth --json path empty || true
 FAKE_OUT='$new_doc' FAKE_ERR='$good_event' berth --json new good
-FAKE_OUT='$new_doc' FAKE_ERR='{"event": "teleported"}' berth --json new bad
+FAKE_OUT='$new_doc' FAKE_ERR='{"type": "teleported"}' berth --json new bad
+FAKE_OUT='$new_doc' FAKE_ERR='berth: warning: plain' berth --json new plain
 echo "the test itself passed"
 SH
 status=0
@@ -81,7 +82,8 @@ assert_contains "$out" "berth --json -C somewhere path x (exit 0): its document 
 assert_contains "$out" "berth --json path four (exit 4): exit status 4 without an error document"
 assert_contains "$out" "berth --json path zero (exit 0): an error document with exit status 0"
 assert_contains "$out" "berth --json path empty (exit 1): printed no JSON document"
-assert_contains "$out" "berth --json new bad (exit 0): set-up event on stderr line 1 does not match docs/schema/new-event.json"
+assert_contains "$out" "berth --json new bad (exit 0): event on stderr line 1 does not match docs/schema/event.json"
+assert_contains "$out" "berth --json new plain (exit 0): stderr line 1 is not an event: 'berth: warning: plain'"
 assert_contains "$out" "FAIL: t_inner.sh: a --json document does not match its schema"
 assert_not_contains "$out" "path good"
 assert_not_contains "$out" "new good"

@@ -14,6 +14,6 @@ assert_eq "$(jq -r '.name + " " + .state' <<<"$out")" "x ready"
 assert_eq "$(jq -r '.setup.commands[0].output' <<<"$out")" $'caf\xef\xbf\xbd'
 # One well-formed event per line, the output among them with the byte replaced.
 jq -e . "$T/events" >/dev/null
-assert_eq "$(jq -r 'select(.event == "output") | .detail' "$T/events")" $'caf\xef\xbf\xbd'
-assert_eq "$(jq -r 'select(.event == "command_finished") | .exit_status' "$T/events")" 0
+assert_eq "$(jq -r 'select(.type == "output") | .detail' "$T/events")" $'caf\xef\xbf\xbd'
+assert_eq "$(jq -r 'select(.type == "command_finished") | .exit_status' "$T/events")" 0
 assert_eq "$(berth --json status x | jq -r .state)" ready

@@ -30,7 +30,7 @@ method=$(jq -r .method <<<"$copy")
 assert_eq "$(jq -r .files <<<"$copy")" 4
 (( $(jq -r .bytes <<<"$copy") >= 300000 ))
 # Events (--json: NDJSON on stderr) say so as well.
-jq -e -s --arg m "$method" 'any(.[]; .event == "copied" and .subject == "node_modules" and .detail == $m)' \
+jq -e -s --arg m "$method" 'any(.[]; .type == "copied" and .subject == "node_modules" and .detail == $m)' \
   "$TMPDIR/events" >/dev/null
 
 # A copy, not a link: changing it in the workspace leaves the user's cache as it was.

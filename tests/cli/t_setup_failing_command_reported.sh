@@ -17,8 +17,8 @@ assert_contains "$(jq -r '.setup.commands[0].output' <<<"$json")" "building"
 assert_contains "$(jq -r '.setup.commands[0].output' <<<"$json")" "missing dependency"
 assert_eq "$(jq -r '.setup.commands[1].ran' <<<"$json")" false
 [[ ! -e $T/second-ran ]]
-grep "^{" "$TMPDIR/events" | jq -e -s 'any(.[]; .event == "output" and (.detail | contains("missing dependency")))' >/dev/null
-grep "^{" "$TMPDIR/events" | jq -e -s 'any(.[]; .event == "command_finished" and .exit_status == 3)' >/dev/null
+grep "^{" "$TMPDIR/events" | jq -e -s 'any(.[]; .type == "output" and (.detail | contains("missing dependency")))' >/dev/null
+grep "^{" "$TMPDIR/events" | jq -e -s 'any(.[]; .type == "command_finished" and .exit_status == 3)' >/dev/null
 
 err=$(jq -r .setup_error <<<"$json")
 assert_contains "$err" "exit 3"

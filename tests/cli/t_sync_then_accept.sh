@@ -11,7 +11,7 @@ cd "$T/app"
 commit_file README.md "user title" "user retitles"
 commit_file user.txt "user file" "user adds a file"
 user_tip=$(git rev-parse HEAD)
-expect_error conflict 3 berth --json accept x --strategy merge >/dev/null
+expect_conflict berth --json accept x --strategy merge >/dev/null
 checkout() {
   git rev-parse HEAD main
   git ls-files -s | sha256sum
@@ -20,9 +20,9 @@ checkout() {
 }
 before=$(checkout)
 
-out=$(expect_error conflict 3 berth --json sync x)
-assert_eq "$(jq -c .error.paths <<<"$out")" '["README.md"]'
-assert_contains "$(jq -r .error.hint <<<"$out")" "resolve"
+out=$(expect_conflict berth --json sync x)
+assert_eq "$(jq -c .conflicts <<<"$out")" '["README.md"]'
+assert_contains "$(jq -r .hint <<<"$out")" "resolve"
 grep -q '^<<<<<<<' "$ws/README.md"
 grep -q '^>>>>>>>' "$ws/README.md"
 assert_eq "$(cat "$ws/user.txt")" "user file" "the clean part of the sync"

@@ -113,10 +113,13 @@ TEST_F(Api, ConflictChangesNothing) {
   berth::AcceptOptions merge;
   merge.strategy = berth::Strategy::merge;
   auto accepted = berth::accept_workspace(p, "clash", merge);
-  ASSERT_FALSE(accepted);
-  EXPECT_EQ(accepted.error().code, ErrorCode::conflict);
+  // A result naming the paths and both sides, not an error (the CLI exits 3 with it).
+  ASSERT_TRUE(accepted) << accepted.error().message;
+  EXPECT_EQ(accepted->conflicts, std::vector<std::string>{"src/lib.txt"});
+  EXPECT_EQ(accepted->onto, before);
+  EXPECT_EQ(accepted->head, sh_git(w.path, {"rev-parse", "HEAD"}).substr(0, 40));
+  EXPECT_EQ(accepted->new_commit, "");
   EXPECT_EQ(berth::exit_status(ErrorCode::conflict), 3);
-  EXPECT_FALSE(accepted.error().paths.empty());
   EXPECT_EQ(head(), before);
   EXPECT_EQ(read(util::join(repo_, "src/lib.txt")), "one\nuser\nthree\n");
   EXPECT_EQ(sh_git(repo_, {"status", "--porcelain"}), "");

@@ -69,7 +69,8 @@ TEST(Json, WorkspaceStatusOverridesStateAndAddsGit) {
   EXPECT_EQ(j["changes"].dump(), R"({"conflicted":0,"modified":3,"staged":0,"untracked":0})");
   EXPECT_TRUE(j["invalid"].is_null());
   EXPECT_EQ(j["problem"], "");
-  EXPECT_EQ(j.size(), 20u); // the 11 Workspace fields and 9 of its own
+  EXPECT_EQ(j.size(), 21u); // the 11 Workspace fields and 10 of its own
+  EXPECT_TRUE(j["synced"].is_null()) << "never synced";
   s.workspace.invalid = "a root of /";
   EXPECT_EQ(json(s)["invalid"], "a root of /");
 }
@@ -135,11 +136,16 @@ TEST(Json, SetupEventNamesEveryKind) {
   for (const auto& [kind, name] : kinds) {
     berth::SetupEvent e;
     e.kind = kind;
-    EXPECT_EQ(json(e)["event"], name);
+    EXPECT_EQ(json(e)["type"], name);
   }
   berth::SetupEvent e{Kind::command_finished, "make", "", 0, 2};
-  EXPECT_EQ(json(e).dump(), R"({"bytes":0,"detail":"","event":"command_finished","exit_status":2,)"
-                            R"("subject":"make"})");
+  EXPECT_EQ(json(e).dump(),
+            R"({"detail":"","exit_status":2,"subject":"make","type":"command_finished"})");
+  // exit_status only where a command ran, bytes only where bytes moved.
+  berth::SetupEvent started{Kind::command_started, "make", "", 0, 0};
+  EXPECT_EQ(json(started).dump(), R"({"detail":"","subject":"make","type":"command_started"})");
+  berth::SetupEvent copied{Kind::copied, "a", "copy", 5, 0};
+  EXPECT_EQ(json(copied).dump(), R"({"bytes":5,"detail":"copy","subject":"a","type":"copied"})");
 }
 
 TEST(Json, DiscardedCountsAreNullWhenNotCounted) {
@@ -229,7 +235,9 @@ TEST(Json, Accepted) {
   EXPECT_EQ(j["strategy"], "squash");
   EXPECT_TRUE(j["discarded"].is_null());
   EXPECT_EQ(j["target_worktree"], "");
-  EXPECT_EQ(j.size(), 11u);
+  EXPECT_EQ(j.size(), 15u);
+  EXPECT_EQ(j["conflicts"], json::array());
+  EXPECT_EQ(j["hint"], "");
   a.discarded = berth::Discarded{};
   a.discarded->workspace = sample_workspace();
   j = a;
@@ -237,8 +245,9 @@ TEST(Json, Accepted) {
 }
 
 TEST(Json, SyncedAndRunResult) {
-  berth::Synced s{"x", "onto", "old", "new", false, {}};
-  EXPECT_EQ(json(s).dump(), R"({"conflicts":[],"name":"x","new_head":"new","old_head":"old",)"
+  berth::Synced s{"x", "onto", "old", "new", false, {"a.txt"}, false, "resolve"};
+  EXPECT_EQ(json(s).dump(), R"({"aborted":false,"conflicts":["a.txt"],"hint":"resolve",)"
+                            R"("name":"x","new_head":"new","old_head":"old",)"
                             R"("onto":"onto","up_to_date":false})");
   berth::RunResult r;
   r.name = "x";

@@ -9,6 +9,14 @@ std::string render_accept(const nlohmann::json& a, const RenderContext& context)
   std::string name = str(a, "name"), target = str(a, "target"),
               worktree = str(a, "target_worktree"), strategy = str(a, "strategy");
   const auto& files = a["files"];
+  if (a.contains("conflicts") && !a["conflicts"].empty()) {
+    std::string text = fmt::format("'{}' does not merge into {}; nothing was changed. "
+                                   "Conflicting:\n",
+                                   name, target);
+    for (const auto& path : a["conflicts"])
+      text += "  " + path.get<std::string>() + "\n";
+    return text;
+  }
   if (a.value("empty", false))
     return fmt::format("nothing to accept: workspace '{}' has no change for {}\n", name, target);
   std::string where = worktree.empty() ? target : fmt::format("{} ({})", target, worktree);

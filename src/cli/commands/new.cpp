@@ -17,12 +17,14 @@ berth::SetupListener setup_printer(bool json, bool quiet) {
   return [json](const berth::SetupEvent& e) {
     using Kind = berth::SetupEvent::Kind;
     if (json) {
-      // A set-up command's output is bytes, not necessarily UTF-8: such bytes become U+FFFD
-      // rather than an exception that would end `new` with its workspace made.
+      // A warning is a warning event like any other (and said once, however often it comes).
+      if (e.kind == Kind::warning) {
+        print_warning(e.detail);
+        return;
+      }
       nlohmann::json j = e;
-      std::fprintf(stderr, "%s\n",
-                   j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-      if (e.kind == Kind::warning) mark_warning_printed(e.detail);
+      std::string type = j["type"].get<std::string>();
+      emit_event(type, std::move(j));
       return;
     }
     switch (e.kind) {

@@ -27,8 +27,10 @@ std::string render_status(const nlohmann::json& s, const RenderContext&) {
                      ? branch
                      : fmt::format("{} (checked out: {})", branch, head_branch));
   line("base", str(s, "base"));
+  if (!str(s, "synced").empty()) line("synced", "onto " + str(s, "synced"));
   line("head", str(s, "head").empty() ? "-" : str(s, "head"));
-  line("commits", fmt::format("{} ahead of base{}", s.value("ahead", int64_t{0}),
+  line("commits", fmt::format("{} ahead of {}{}", s.value("ahead", int64_t{0}),
+                              str(s, "synced").empty() ? "base" : "base and synced",
                               behind ? fmt::format(", {} behind", behind) : ""));
   // null: git could not count them (hostile, unreadable, branch_missing).
   line("changes",

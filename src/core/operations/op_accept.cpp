@@ -31,6 +31,9 @@ Entry accept_entry() {
             options.keep = p.flag("keep");
             options.allow_gitlink = p.flag("allow_gitlink");
             auto a = BERTH_TRY(accept_workspace(project, p.string("name"), options));
+            // It does not merge: a result naming the paths, exit 3 (conflict, nothing changed).
+            if (!a.conflicts.empty())
+              return Outcome{a, {a.hint}, {}, exit_status(ErrorCode::conflict)};
             // Nothing landed: its warnings (about what would have landed) say nothing.
             return Outcome{a, a.empty ? std::vector<std::string>{} : a.warnings, {}, 0};
           }};

@@ -3,10 +3,58 @@
 #include "core/operations/params.hpp"
 #include "util/try.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <memory>
+#include <mutex>
+#include <string_view>
 
 namespace berth::ops {
 namespace {
+
+// --capture (and the MCP server's workspace_run): what one answer may carry of each stream. A
+// build's failure is at its end and its command line at its start, so both are kept.
+constexpr std::size_t kCaptureCap = std::size_t{32} * 1024; ///< per stream
+
+// Keeps the start and the end of one stream, counts all of it.
+struct Capped {
+  std::string head, tail;
+  std::size_t total = 0;
+  void add(std::string_view chunk) {
+    total += chunk.size();
+    std::size_t half = kCaptureCap / 2;
+    if (head.size() < half) {
+      std::size_t take = std::min(half - head.size(), chunk.size());
+      head.append(chunk.substr(0, take));
+      chunk.remove_prefix(take);
+    }
+    tail.append(chunk);
+    if (tail.size() > 2 * half) tail.erase(0, tail.size() - half);
+  }
+  bool truncated() const { return total > kCaptureCap; }
+  std::string text() const {
+    if (!truncated()) return head + tail;
+    std::string end = tail.substr(tail.size() - std::min(tail.size(), kCaptureCap / 2));
+    return head +
+           fmt::format("\n[... berth: {} bytes left out ...]\n", total - head.size() - end.size()) +
+           end;
+  }
+};
+
+// Both streams of a captured run; chunks arrive from the running thread while a front end's
+// own sink (the MCP server's progress) may read alongside.
+struct CapturedOutput {
+  std::mutex mutex;
+  Capped out, err;
+  nlohmann::json document() {
+    std::lock_guard lock(mutex);
+    return {{"stdout", out.text()},
+            {"stderr", err.text()},
+            {"stdout_bytes", out.total},
+            {"stderr_bytes", err.total},
+            {"truncated", out.truncated() || err.truncated()}};
+  }
+};
 
 std::vector<Param> run_params() {
   Param env = string_param("env", "set KEY=VALUE in the command's environment (repeatable)", "e");
@@ -19,7 +67,13 @@ std::vector<Param> run_params() {
   sandbox.implicit_value = "landlock";
   Param net = string_param("net", "network in the sandbox: on or off");
   net.choices = {"on", "off"};
-  return {env, timeout, sandbox, net};
+  Param capture = flag_param(
+      "capture", "return the command's stdout and stderr in the result (each capped at 32 KiB: "
+                 "start and end kept, `truncated`); stdin is empty");
+  Param result_file = string_param(
+      "result_file", "write the JSON result to FILE (atomically) instead of stdout; the "
+                     "command's output passes through untouched");
+  return {env, timeout, sandbox, net, capture, result_file};
 }
 
 Result<Outcome> run_command(const Project& project, const Params& p,
@@ -34,8 +88,23 @@ Result<Outcome> run_command(const Project& project, const Params& p,
   options.network = p.string("net") != "off";
   options.ephemeral = ephemeral;
   if (context.prepare_run) context.prepare_run(options);
+  // --capture: the library keeps the output (the front end's own sink, if any, still sees each
+  // chunk: the MCP server's progress).
+  std::shared_ptr<CapturedOutput> captured;
+  if (p.flag("capture")) {
+    captured = std::make_shared<CapturedOutput>();
+    options.on_output = [captured, outer = std::move(options.on_output)](std::string_view chunk,
+                                                                         int stream) {
+      {
+        std::lock_guard lock(captured->mutex);
+        (stream == 2 ? captured->err : captured->out).add(chunk);
+      }
+      if (outer) outer(chunk, stream);
+    };
+  }
   auto r = BERTH_TRY(run_in_workspace(project, options));
   Outcome out{r, r.warnings, {}, r.exit_status};
+  if (captured) out.document["output"] = captured->document();
   if (r.timed_out)
     out.warnings.push_back(
         fmt::format("timed out: stopped the command after {}s", options.timeout.value_or(0)));
