@@ -49,7 +49,9 @@ bool page(const std::string& text, const std::string& pager) {
   }
   ::sigaction(SIGINT, &old_int, nullptr);
   ::sigaction(SIGQUIT, &old_quit, nullptr);
-  return true;
+  // 127: the shell found no such pager (`less` not installed): nothing was shown, so the caller
+  // prints the text itself rather than lose it.
+  return !(WIFEXITED(status) && WEXITSTATUS(status) == 127);
 }
 
 std::string color_patch(const std::string& patch) {

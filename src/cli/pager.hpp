@@ -7,8 +7,8 @@
 namespace cli {
 
 /// Show `text` through `pager` (a shell command, as git runs core.pager), with LESS=FRX and LV=-c
-/// unless set, as git does; waits for the pager to end. False when it cannot be started (the
-/// caller prints the text itself then).
+/// unless set, as git does; waits for the pager to end. False when it cannot be started, or the
+/// shell found no such command (exit 127): the caller prints the text itself then.
 bool page(const std::string& text, const std::string& pager);
 
 /// Colour a patch as `git diff` does with its default colours: headers bold, hunk lines cyan,

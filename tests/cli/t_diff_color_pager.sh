@@ -38,6 +38,10 @@ assert_not_contains "$out" "PAGED:"
 assert_contains "$out" "${esc}[32m+one more line"
 git config --unset pager.diff
 
+# A pager that is not installed: the diff is printed all the same.
+out=$(GIT_PAGER=no-such-pager-here on_tty "$BERTH_BIN diff x")
+assert_contains "$out" "+one more line"
+
 # --json on a terminal: the document, neither paged nor coloured.
 out=$(on_tty "$BERTH_BIN --json diff x")
 assert_not_contains "$out" "PAGED:"
