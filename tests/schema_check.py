@@ -133,8 +133,8 @@ def check_call(validators, stem):
     command, rest = command_of(argv)
     helps = command == "help" or "--help" in rest or "-h" in rest
     if helps or (command is None and not ("--version" in rest or "-V" in rest)):
-        # Help is text, with or without --json, and so is what berth prints without a command;
-        # help about a command that does not exist is an error document.
+        # With --json, help (and what berth prints without a command) is a help document, or an
+        # error document for a command that does not exist; without it, text.
         if not out.startswith("{"):
             return []
         command = "help"
@@ -172,7 +172,7 @@ def check_call(validators, stem):
     elif command is None:
         schema = "version"
     elif command == "help":
-        return [f"{call}: help printed JSON that is not an error document"]
+        schema = "help"
     elif command not in COMMANDS:
         return [f"{call}: unknown command '{command}', yet no error document"]
     else:

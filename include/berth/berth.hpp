@@ -333,6 +333,17 @@ struct Diff {
 Result<Diff> diff_workspace(const Project& project, std::string_view name,
                             const DiffOptions& options);
 
+/// How `git diff` would present its output in this repository: in colour or not (git's
+/// color.diff, then color.ui; their "auto" means `stdout_is_tty`), and through which pager
+/// (pager.diff, GIT_PAGER, core.pager, PAGER, else less; "" for none). Only what is asked for
+/// (`color`, `pager`) is asked of git.
+struct DiffPresentation {
+  bool color = false;
+  std::string pager;
+};
+Result<DiffPresentation> diff_presentation(const Project& project, bool stdout_is_tty, bool color,
+                                           bool pager);
+
 struct Committed {
   std::string name;
   std::string commit; ///< the new commit ("" when there was nothing to commit)

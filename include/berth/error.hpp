@@ -56,6 +56,8 @@ enum class ErrorCode {
   // issue 13, Claude Code worktree provider (keep together)
   invalid_hook_input, ///< a Claude Code hook's JSON input is malformed or lacks a field
   settings_invalid,   ///< a Claude Code settings file is not a JSON object berth can merge into
+  // issue 13 leftovers, read-only files (keep together)
+  read_only_file, ///< a file its owner cannot write; berth does not rewrite it
 };
 
 /// What a failed git call said: nobody should have to guess.

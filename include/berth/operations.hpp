@@ -42,6 +42,8 @@ struct Param {
   /// `--sandbox` is `--sandbox=landlock`. It takes its value only as `--name=VALUE`, so that it
   /// never swallows the next word. Empty: an ordinary option.
   std::string implicit_value;
+  /// The placeholder for its value in help (`--sandbox[=MECHANISM]`); empty: one by its kind.
+  std::string value_name;
   /// Filled by the front end from outside the command line, never given on it: the whole of
   /// stdin (a hook's JSON input), or an environment variable when it is set.
   bool from_stdin = false;

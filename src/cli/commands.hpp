@@ -25,6 +25,8 @@ using Renderer = std::string (*)(const nlohmann::json& document, const RenderCon
 /// The text renderer of the operation called `name`, or nullptr (its document is printed as
 /// JSON then, so a new operation works before it has words of its own).
 Renderer find_renderer(std::string_view name);
+/// Whether the text of the operation called `name` goes through a pager on a terminal (diff).
+bool pages_output(std::string_view name);
 
 // One per command, in src/cli/commands/<name>.cpp.
 std::string render_new(const nlohmann::json& document, const RenderContext& context);

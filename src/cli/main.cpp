@@ -5,12 +5,14 @@
 #include "berth/operations.hpp"
 #include "cli/commands.hpp"
 #include "cli/foreground.hpp"
+#include "cli/pager.hpp"
 #include "cli/parser.hpp"
 #include "cli/render.hpp"
 #include "cli/result_line.hpp"
 #include "mcp/server.hpp"
 #include "util/atomic_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -95,6 +97,54 @@ std::string help_text(const CLI::App& app) {
   return out;
 }
 
+// `berth --json help [COMMAND]` (docs/schema/help.json): the commands and their parameters, as
+// the table has them; `only` names one command (an operation, or `help`).
+nlohmann::json help_document(const berth::Operation* op, const std::string& only = "") {
+  nlohmann::json commands = nlohmann::json::array();
+  auto own = [](const std::string& name, const std::string& summary,
+                std::vector<std::pair<std::string, std::string>> flags) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const auto& [option, help] : flags) {
+      std::string key = option.substr(2);
+      std::replace(key.begin(), key.end(), '-', '_');
+      params.push_back({{"name", key},
+                        {"option", option},
+                        {"short", nullptr},
+                        {"kind", "flag"},
+                        {"help", help},
+                        {"required", false},
+                        {"positional", false},
+                        {"choices", nlohmann::json::array()},
+                        {"implicit_value", nullptr}});
+    }
+    return nlohmann::json{{"name", name}, {"summary", summary}, {"params", params}};
+  };
+  if (op) {
+    commands.push_back(cli::help_entry(*op));
+  } else {
+    if (only.empty())
+      for (const auto& each : berth::operations())
+        commands.push_back(cli::help_entry(each));
+    if (only.empty())
+      commands.push_back(
+          own("mcp", "serve this project to an MCP client on stdio",
+              {{"--allow-accept", "offer workspace_accept to the client"},
+               {"--allow-unsandboxed", "let the client run commands without the sandbox"}}));
+    nlohmann::json help = own("help", "show help for berth or a command", {});
+    help["params"].push_back({{"name", "command"},
+                              {"option", nullptr},
+                              {"short", nullptr},
+                              {"kind", "string"},
+                              {"help", "the command to show the options of"},
+                              {"required", false},
+                              {"positional", true},
+                              {"choices", nlohmann::json::array()},
+                              {"implicit_value", nullptr}});
+    commands.push_back(help);
+  }
+  return {{"version", std::string(berth::version())}, {"commands", commands}};
+}
+
 // `berth help --completion-data` (hidden): the table as scripts/completions reads it, one
 // tab-separated line each: "command NAME SUMMARY", "option NAME --LONG [-S]", "choice NAME VALUE".
 // Internal parameters (berth's own plumbing) are left out, as from help.
@@ -132,14 +182,14 @@ int run_main(int argc, char** argv) {
   }
   // `berth mcp`: stdout is the MCP protocol, so not the parser's rendering path. Global options
   // may come before it (`berth -C DIR mcp`), as before any command: mcp_main reads them all.
+  int command_at = 0; // argv's index of the command word, 0 for none
   {
     std::vector<char*> rest{argv[0]};
-    int command = 0;
     for (int i = 1; i < argc; ++i) {
       std::string_view arg = argv[i];
-      bool global = command == 0 && !arg.empty() && arg[0] == '-';
-      if (command == 0 && !global) {
-        command = i;
+      bool global = command_at == 0 && !arg.empty() && arg[0] == '-';
+      if (command_at == 0 && !global) {
+        command_at = i;
         continue;
       }
       rest.push_back(argv[i]);
@@ -147,12 +197,12 @@ int run_main(int argc, char** argv) {
       if (global && (arg == "-C" || arg == "-c") && i + 1 < argc) rest.push_back(argv[++i]);
     }
     char mcp_word[] = "mcp", help_flag[] = "--help";
-    if (command > 0 && std::strcmp(argv[command], "help") == 0 && command + 2 == argc &&
-        std::strcmp(argv[command + 1], "mcp") == 0) {
+    if (command_at > 0 && std::strcmp(argv[command_at], "help") == 0 && command_at + 2 == argc &&
+        std::strcmp(argv[command_at + 1], "mcp") == 0) {
       char* mcp_help[] = {argv[0], mcp_word, help_flag};
       return mcp::mcp_main(3, mcp_help);
     }
-    if (command > 0 && std::strcmp(argv[command], "mcp") == 0) {
+    if (command_at > 0 && std::strcmp(argv[command_at], "mcp") == 0) {
       rest.insert(rest.begin() + 1, mcp_word);
       return mcp::mcp_main(static_cast<int>(rest.size()), rest.data());
     }
@@ -190,15 +240,40 @@ int run_main(int argc, char** argv) {
                  "(internal) the table for scripts/completions")
       ->group("");
 
+  // The operation named on the line and the words after it: to catch what the parser would
+  // misread, and to say what to do about a parse error.
+  const berth::Operation* named_op =
+      command_at > 0 ? berth::find_operation(argv[command_at]) : nullptr;
+  std::vector<std::string> words;
+  for (int i = command_at + 1; command_at > 0 && i < argc; ++i)
+    words.emplace_back(argv[i]);
+  if (named_op) {
+    if (auto misread = cli::misread_value(*named_op, words)) {
+      print_error(*misread, wants_json);
+      return 2;
+    }
+  }
+  // `run x ls -la`: without `--`, the command's options are taken for berth's.
+  auto parse_hint = [&](const std::string& otherwise) {
+    std::string line = named_op ? cli::dash_dash_suggestion(*named_op, words) : "";
+    return line.empty() ? otherwise
+                        : fmt::format("put the command after `--`, so that its options are not "
+                                      "taken for berth's: `{}`",
+                                      line);
+  };
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     for (const auto& command : commands)
       if (command.app().parsed()) {
-        std::cout << command.app().help("berth");
+        if (wants_json)
+          std::cout << json_text(help_document(&command.operation())) << "\n";
+        else
+          std::cout << command.app().help("berth");
         return 0;
       }
-    std::cout << help_text(app);
+    std::cout << (wants_json ? json_text(help_document(nullptr)) + "\n" : help_text(app));
     return 0;
   } catch (const CLI::ExtrasError& e) {
     // Most often a mistyped command: say so in our words.
@@ -212,16 +287,20 @@ int run_main(int argc, char** argv) {
         }
       if (!first.empty()) what = fmt::format("unknown command '{}'", first);
     }
-    print_error(
-        berth::Error{
-            berth::ErrorCode::usage, what, "run `berth help` for the commands", std::nullopt, {}},
-        wants_json);
+    print_error(berth::Error{berth::ErrorCode::usage,
+                             what,
+                             parse_hint("run `berth help` for the commands"),
+                             std::nullopt,
+                             {}},
+                wants_json);
     return 2;
   } catch (const CLI::ParseError& e) {
-    print_error(
-        berth::Error{
-            berth::ErrorCode::usage, e.what(), "run `berth help` for usage", std::nullopt, {}},
-        wants_json);
+    print_error(berth::Error{berth::ErrorCode::usage,
+                             e.what(),
+                             parse_hint("run `berth help` for usage"),
+                             std::nullopt,
+                             {}},
+                wants_json);
     return 2;
   }
 
@@ -237,10 +316,20 @@ int run_main(int argc, char** argv) {
     return 0;
   }
   if (help->parsed() || show_help || app.get_subcommands().empty()) {
+    if (help_topic == "help") {
+      std::cout << (args.json ? json_text(help_document(nullptr, "help")) + "\n"
+                              : "usage: berth help [COMMAND]\n\n"
+                                "show berth's commands and global options, or COMMAND's "
+                                "options (as `berth COMMAND --help`); with --json, as JSON\n");
+      return 0;
+    }
     if (!help_topic.empty()) {
       for (const auto& command : commands)
         if (command.operation().name == help_topic) {
-          std::cout << command.app().help("berth");
+          if (args.json)
+            std::cout << json_text(help_document(&command.operation())) << "\n";
+          else
+            std::cout << command.app().help("berth");
           return 0;
         }
       print_error({berth::ErrorCode::usage,
@@ -251,7 +340,7 @@ int run_main(int argc, char** argv) {
                   args.json);
       return 2;
     }
-    std::cout << help_text(app);
+    std::cout << (args.json ? json_text(help_document(nullptr)) + "\n" : help_text(app));
     return app.get_subcommands().empty() && !help->parsed() && !show_help ? 2 : 0;
   }
 
@@ -341,9 +430,16 @@ int run_main(int argc, char** argv) {
   cli::Renderer render = args.json ? nullptr : cli::find_renderer(op.name);
   if (shares_stdout && (args.json || !result_file.empty())) {
     if (!deliver(outcome->document)) return 1;
-  } else if (render)
-    std::cout << render(outcome->document, cli::RenderContext{params, args.quiet, project_ptr});
-  else
+  } else if (render) {
+    std::string text =
+        render(outcome->document, cli::RenderContext{params, args.quiet, project_ptr});
+    // A long diff on a terminal goes through git's pager, as `git diff` does; never into a pipe.
+    std::string pager;
+    if (cli::pages_output(op.name) && project && ::isatty(STDOUT_FILENO) && !text.empty())
+      if (auto shown = berth::diff_presentation(*project, true, false, true)) pager = shown->pager;
+    std::cout.flush();
+    if (pager.empty() || !cli::page(text, pager)) std::cout << text;
+  } else
     std::cout << json_text(outcome->document) << "\n";
   if (!args.quiet) {
     for (const auto& note : outcome->notes)

@@ -8,6 +8,49 @@
 #include <unistd.h>
 
 namespace cli {
+namespace {
+
+// CLI11 shows an option with an implicit value as `--sandbox{landlock}`; people read
+// `--sandbox[=MECHANISM]`, as in the man page. Its choices are named in its help line.
+class Formatter : public CLI::Formatter {
+public:
+  std::string make_option_name(const CLI::Option* opt, bool is_positional) const override {
+    std::string name = CLI::Formatter::make_option_name(opt, is_positional);
+    if (auto brace = name.find('{'); !is_positional && brace != std::string::npos)
+      return name.substr(0, brace) + opt->get_option_text();
+    return name;
+  }
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    if (opt->get_name(false, true).find('{') != std::string::npos) return "";
+    return CLI::Formatter::make_option_opts(opt);
+  }
+};
+
+bool takes_separate_value(const berth::Param& p) {
+  return !p.positional && p.kind != berth::ParamKind::flag && p.implicit_value.empty();
+}
+
+const berth::Param* option_named(const berth::Operation& op, const std::string& word) {
+  for (const auto& p : op.params)
+    if (!p.positional &&
+        (word == long_option(p.name) || (!p.short_name.empty() && word == "-" + p.short_name)))
+      return &p;
+  return nullptr;
+}
+
+// A word as a shell reads it back: quoted when it holds anything but the plain characters.
+std::string shell_word(const std::string& word) {
+  bool plain = !word.empty() &&
+               word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                      "OPQRSTUVWXYZ0123456789-_./=:,+@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+} // namespace
 
 std::string long_option(const std::string& name) {
   std::string option = "--" + name;
@@ -18,6 +61,7 @@ std::string long_option(const std::string& name) {
 CommandLine::CommandLine(CLI::App& app, const berth::Operation& op)
     : op_(op), sub_(app.add_subcommand(op.name, op.summary)) {
   sub_->set_help_flag("--help,-h", "show this command's options");
+  sub_->formatter(std::make_shared<Formatter>());
   for (const auto& p : op.params) {
     if (p.from_stdin || !p.from_env.empty()) continue; // filled by fill_from_outside
     Slot& slot = slots_.emplace_back();
@@ -32,9 +76,10 @@ CommandLine::CommandLine(CLI::App& app, const berth::Operation& op)
     case berth::ParamKind::string:
       // An option that may be given bare (--sandbox) takes its value only as --name=VALUE, so
       // that it never swallows NAME or the `--` before a command.
-      if (!p.implicit_value.empty())
+      if (!p.implicit_value.empty()) {
         o = sub_->add_flag(long_option(p.name) + "{" + p.implicit_value + "}", slot.text, p.help);
-      else
+        o->option_text("[=" + (p.value_name.empty() ? std::string("VALUE") : p.value_name) + "]");
+      } else
         o = sub_->add_option(names, slot.text, p.help);
       break;
     case berth::ParamKind::integer:
@@ -52,6 +97,7 @@ CommandLine::CommandLine(CLI::App& app, const berth::Operation& op)
     }
     if (p.required) o->required();
     if (!p.choices.empty()) o->check(CLI::IsMember(p.choices));
+    if (!p.value_name.empty() && p.implicit_value.empty()) o->type_name(p.value_name);
     if (p.internal) o->group("");
     slot.option = o;
   }
@@ -83,6 +129,84 @@ nlohmann::json CommandLine::params() const {
     }
   }
   return params;
+}
+
+std::optional<berth::Error> misread_value(const berth::Operation& op,
+                                          const std::vector<std::string>& words) {
+  for (size_t i = 0; i + 1 < words.size() && words[i] != "--"; ++i) {
+    const berth::Param* p = option_named(op, words[i]);
+    if (!p || p->implicit_value.empty()) continue;
+    const std::string& next = words[i + 1];
+    if (std::find(p->choices.begin(), p->choices.end(), next) == p->choices.end()) continue;
+    std::string option = long_option(p->name);
+    return berth::Error{
+        berth::ErrorCode::usage,
+        fmt::format("`{} {}`: {} takes its value only joined by '=', so {} would be read as the "
+                    "next argument",
+                    option, next, option, next),
+        fmt::format("write `{}={}` (a bare {} means {})", option, next, option, p->implicit_value),
+        std::nullopt,
+        {}};
+  }
+  return std::nullopt;
+}
+
+std::string dash_dash_suggestion(const berth::Operation& op,
+                                 const std::vector<std::string>& words) {
+  size_t named = 0, wanted = 0;
+  bool has_command = false;
+  for (const auto& p : op.params)
+    if (p.positional && !p.from_stdin && p.from_env.empty()) {
+      if (p.kind == berth::ParamKind::strings)
+        has_command = true;
+      else
+        ++wanted;
+    }
+  if (!has_command || std::find(words.begin(), words.end(), "--") != words.end()) return "";
+  std::string line = "berth " + op.name;
+  bool placed = false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (!placed && named == wanted) {
+      line += " --";
+      placed = true;
+    }
+    line += " " + shell_word(w);
+    if (placed) continue;
+    if (w.size() > 1 && w[0] == '-') {
+      const berth::Param* p = option_named(op, w);
+      // Its value is the next word: -C and -c (berth's global options) and a valued option.
+      if ((w == "-C" || w == "-c" || (p && takes_separate_value(*p))) && i + 1 < words.size())
+        line += " " + shell_word(words[++i]);
+      continue;
+    }
+    ++named;
+  }
+  return placed ? line : "";
+}
+
+nlohmann::json help_entry(const berth::Operation& op) {
+  nlohmann::json params = nlohmann::json::array();
+  for (const auto& p : op.params) {
+    if (p.internal || p.from_stdin || !p.from_env.empty()) continue;
+    params.push_back(
+        {{"name", p.name},
+         {"option", p.positional ? nlohmann::json(nullptr) : nlohmann::json(long_option(p.name))},
+         {"short",
+          p.short_name.empty() ? nlohmann::json(nullptr) : nlohmann::json("-" + p.short_name)},
+         {"kind", p.kind == berth::ParamKind::flag      ? "flag"
+                  : p.kind == berth::ParamKind::string  ? "string"
+                  : p.kind == berth::ParamKind::integer ? "integer"
+                  : p.kind == berth::ParamKind::number  ? "number"
+                                                        : "strings"},
+         {"help", p.help},
+         {"required", p.required},
+         {"positional", p.positional},
+         {"choices", p.choices},
+         {"implicit_value",
+          p.implicit_value.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.implicit_value)}});
+  }
+  return {{"name", op.name}, {"summary", op.summary}, {"params", params}};
 }
 
 berth::Result<void> fill_from_outside(const berth::Operation& op, nlohmann::json& params) {

@@ -46,4 +46,18 @@ berth::Result<void> fill_from_outside(const berth::Operation& op, nlohmann::json
 /// The `--long` spelling of a parameter name: "dry_run" is "--dry-run".
 std::string long_option(const std::string& name);
 
+/// A mistake the parser would misread, found in the words after the command (`words`, up to a
+/// `--`): an option that takes its value only as `--name=VALUE` (Param::implicit_value) given as
+/// `--sandbox bwrap`, which would make `bwrap` the workspace's NAME.
+std::optional<berth::Error> misread_value(const berth::Operation& op,
+                                          const std::vector<std::string>& words);
+
+/// For a parse error of an operation whose command comes after `--` (run's CMD), when no `--`
+/// was given: the same line with `--` where it belongs (`berth run x -- ls -la`); empty otherwise.
+std::string dash_dash_suggestion(const berth::Operation& op, const std::vector<std::string>& words);
+
+/// `berth --json help`: an operation as a help entry (the parameters a person may give, with
+/// their option spellings); docs/schema/help.json.
+nlohmann::json help_entry(const berth::Operation& op);
+
 } // namespace cli

@@ -30,6 +30,19 @@ std::string short_sha(const std::string& sha);
 /// Left-aligned columns separated by two spaces; the first row is the header.
 std::string table(const std::vector<std::vector<std::string>>& rows);
 
+/// The columns `text` takes on a terminal: SGR escapes take none, East Asian wide and emoji
+/// characters two, combining marks none, every other character one.
+size_t display_width(const std::string& text);
+/// `text` shortened to at most `width` columns with an ellipsis (…): at its end, or in its
+/// middle (`middle`, for a path: both ends say something). Unchanged when it fits.
+std::string shorten(const std::string& text, size_t width, bool middle = false);
+/// `text` safe in one table cell: control characters (a newline in a path) and bytes that are
+/// not UTF-8 become '?'.
+std::string printable(const std::string& text);
+/// The terminal's width when stdout is a terminal: COLUMNS when set to a number, else the
+/// terminal's own (TIOCGWINSZ), else 80. 0 when stdout is not a terminal.
+size_t terminal_columns();
+
 /// Print "berth: warning: TEXT" on stderr, unless this process printed that warning already: the
 /// same problem can reach the front end twice (a set-up warning shown live, then again in the
 /// command's result; a config warning also found by the command).

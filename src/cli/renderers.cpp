@@ -32,6 +32,10 @@ Renderer find_renderer(std::string_view name) {
   return nullptr;
 }
 
+bool pages_output(std::string_view name) {
+  return name == "diff";
+}
+
 std::string str(const nlohmann::json& object, const char* key) {
   if (!object.is_object()) return {};
   auto it = object.find(key);

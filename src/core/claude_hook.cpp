@@ -237,8 +237,11 @@ Result<ClaudeWorktree> claude_worktree_remove(std::string_view input,
                                               const ClaudeHookOptions& options) {
   json j = BERTH_TRY(parse_input(kRemove, input));
   auto given = BERTH_TRY(string_field(kRemove, j, "worktree_path"));
-  if (!given || given->empty())
-    return tl::unexpected(bad_input(kRemove, "field \"worktree_path\" is missing"));
+  if (!given) return tl::unexpected(bad_input(kRemove, "field \"worktree_path\" is missing"));
+  // Present but empty is a caller's bug, not a folder that is gone: say which.
+  if (given->empty())
+    return tl::unexpected(bad_input(kRemove, "field \"worktree_path\" is empty: expected the "
+                                             "absolute path of the worktree to remove"));
   if ((*given)[0] != '/')
     return tl::unexpected(
         bad_input(kRemove, fmt::format("worktree_path \"{}\" is not absolute", *given)));

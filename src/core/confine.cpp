@@ -88,12 +88,27 @@ Result<UniqueFd> openat2_beneath(int dirfd, const std::string& relative, __u64 f
     case ELOOP:
       return tl::unexpected(escape(relative, "a symlink that cannot be followed"));
     case ENOENT:
-      return fail(ErrorCode::not_found, fmt::format("{}: no such file", relative));
+      return fail(ErrorCode::not_found, fmt::format("{}: no such file", relative),
+                  "check the path: it is relative to the workspace's top folder");
+    case ENOTDIR:
+      return fail(
+          ErrorCode::not_found,
+          fmt::format("{}: a part of the path before its last is a file, not a folder", relative),
+          "check the path: list the folder to see what is there");
+    case ENAMETOOLONG:
+      return fail(ErrorCode::usage, fmt::format("{}: name too long", relative),
+                  "a file name is at most 255 bytes and a path at most 4095");
+    case EACCES:
+    case EPERM:
+      return fail(ErrorCode::io_error, fmt::format("{}: permission denied", relative),
+                  "the file or a folder on its path is not readable or writable to berth: check "
+                  "its permissions");
     case ENOSYS:
       return fail(ErrorCode::io_error, "openat2 is not available (Linux >= 5.6 is needed)",
                   "confined access refuses to fall back to an unsafe path check");
     default:
-      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(error)));
+      return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(error)),
+                  "check the path and the file system (nothing was changed)");
     }
   }
 }
@@ -287,6 +302,14 @@ Result<void> write_beneath(const std::string& root, const std::string& relative,
     if (st.st_nlink > 1)
       return tl::unexpected(escape(relative, "a file with more than one hard link"));
     mode = st.st_mode & 07777;
+    // Read-only to its owner: someone meant it not to change. The rename below would replace it
+    // all the same, so the mode is checked here.
+    if (!(mode & S_IWUSR))
+      return fail(
+          ErrorCode::read_only_file,
+          fmt::format("{}: read-only (mode {:o}); berth does not rewrite it", relative, mode),
+          "leave it, or make it writable first (chmod u+w) if it is meant to change; "
+          "nothing was changed");
   } else if (errno != ENOENT) {
     return fail(ErrorCode::io_error, fmt::format("{}: {}", relative, std::strerror(errno)));
   }

@@ -249,6 +249,14 @@ Result<Integrated> integrate_claude(const IntegrateOptions& options) {
   out.changed = changed;
   out.action = !changed ? "unchanged" : options.remove ? "removed" : "added";
 
+  // A settings file its owner made read-only is theirs to keep as it is: the atomic write below
+  // (a rename over it) would not be stopped by its mode, so berth stops itself.
+  if (changed && s.existed && !(s.mode & S_IWUSR))
+    return fail(
+        ErrorCode::read_only_file,
+        fmt::format("{} is read-only (mode {:o}): berth leaves it as it is", s.target, s.mode),
+        "make it writable (chmod u+w) if the hooks are to go in, then run this again; "
+        "nothing was changed");
   if (changed) {
     if (s.existed) {
       out.backup = s.target + ".berth-backup";

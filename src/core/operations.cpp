@@ -250,6 +250,7 @@ nlohmann::json operations_document() {
                         {"choices", p.choices},
                         {"internal", p.internal},
                         {"implicit_value", p.implicit_value},
+                        {"value_name", p.value_name},
                         {"from_stdin", p.from_stdin},
                         {"from_env", p.from_env}});
     nlohmann::json variants = nlohmann::json::array();

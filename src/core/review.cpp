@@ -199,4 +199,33 @@ Result<std::vector<Overlap>> find_overlaps(const Project& project) {
   return result;
 }
 
+Result<DiffPresentation> diff_presentation(const Project& project, bool stdout_is_tty, bool color,
+                                           bool pager) {
+  DiffPresentation shown;
+  // git's own answers, so that berth's diff looks as `git diff` does for this user and repository.
+  if (color) {
+    auto r = BERTH_TRY(git(repo_call(
+        project, {"config", "--get-colorbool", "color.diff", stdout_is_tty ? "true" : "false"})));
+    shown.color = chomp(r.out) == "true";
+  }
+  if (pager) {
+    // pager.diff: false (or 0, no, off) pages nothing, true the usual pager, anything else is the
+    // pager to use, as for `git diff`.
+    auto own = BERTH_TRY(git_status_of(repo_call(project, {"config", "--get", "pager.diff"})));
+    if (own.ok()) {
+      auto as_bool = BERTH_TRY(
+          git_status_of(repo_call(project, {"config", "--type=bool", "--get", "pager.diff"})));
+      if (!as_bool.ok()) {
+        shown.pager = chomp(own.out);
+        return shown;
+      }
+      if (chomp(as_bool.out) == "false") return shown;
+    }
+    auto r = BERTH_TRY(git(repo_call(project, {"var", "GIT_PAGER"})));
+    shown.pager = chomp(r.out);
+    if (shown.pager == "cat") shown.pager.clear();
+  }
+  return shown;
+}
+
 } // namespace berth

@@ -82,10 +82,11 @@ Result<RunPlan> check_run_options(const Project& project, const RunOptions& opti
   constexpr double kMaxTimeout = 366.0 * 24 * 3600;
   if (options.timeout && !(*options.timeout > 0 && *options.timeout <= kMaxTimeout))
     return fail(ErrorCode::usage,
-                fmt::format("timeout {}: it must be a number of seconds above 0 and at most {} "
-                            "(a year)",
+                fmt::format("--timeout {}: it must be a number of seconds above 0 and at most "
+                            "{} (a year)",
                             *options.timeout, kMaxTimeout),
-                "leave the timeout out to let the command run as long as it takes");
+                "leave the timeout out (no --timeout) to let the command run as long as it "
+                "takes");
 
   for (const auto& kv : options.env) {
     auto eq = kv.find('=');

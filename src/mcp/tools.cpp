@@ -5,10 +5,13 @@
 #include "berth/operations.hpp"
 #include "core/confine.hpp"
 #include "core/workspace_git.hpp"
+#include "core/review.hpp"
 #include "mcp/schemas.hpp"
 #include "util/paths.hpp"
 #include "util/try.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
@@ -110,6 +113,9 @@ struct Extra {
   std::string name;
   json schema;
   bool required = false;
+  /// The CLI option it stands for and how an agent says the same ("--timeout" is
+  /// "`timeout_s`"): an operation's errors name the CLI's options (in_tool_words).
+  std::string cli_option = {}, in_tool = {};
 };
 
 json object_schema(const std::vector<std::pair<std::string, json>>& properties,
@@ -175,6 +181,46 @@ json wrap(const std::string& key, json document) {
   return {{key, std::move(document)}};
 }
 
+// The operation's error in the words of the tool that called it: its messages and hints name the
+// CLI's options (`pass --force`, `--timeout`), which an agent does not have; it has the tool's
+// parameters (`force: true`, `timeout_s`). An option the tool does not offer is left as it is.
+berth::Error in_tool_words(berth::Error error, const berth::Operation& op, const OpTool& spec) {
+  std::vector<std::pair<std::string, std::string>> words;
+  for (const auto& extra : spec.extras)
+    if (!extra.cli_option.empty()) words.emplace_back(extra.cli_option, extra.in_tool);
+  for (const auto& name : spec.params)
+    for (const auto& p : op.params)
+      if (p.name == name && !p.positional) {
+        std::string option = "--" + p.name;
+        std::replace(option.begin(), option.end(), '_', '-');
+        words.emplace_back(option, p.kind == berth::ParamKind::flag ? "`" + p.name + ": true`"
+                                                                    : "`" + p.name + "`");
+      }
+  auto rewrite = [&words](std::string& text) {
+    for (const auto& [option, said] : words)
+      for (std::size_t at = text.find(option); at != std::string::npos;
+           at = text.find(option, at)) {
+        std::size_t end = at + option.size();
+        // A whole option only: --force, not --force-with-lease; a backquoted `--force` too.
+        bool whole = end == text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                             text[end] == '-' || text[end] == '=');
+        if (!whole) {
+          at = end;
+          continue;
+        }
+        bool quoted = at > 0 && text[at - 1] == '`' && end < text.size() && text[end] == '`';
+        if (quoted)
+          text.replace(at - 1, option.size() + 2, said);
+        else
+          text.replace(at, option.size(), said);
+        at += said.size() - (quoted ? 1 : 0);
+      }
+  };
+  rewrite(error.message);
+  rewrite(error.hint);
+  return error;
+}
+
 std::optional<Tool> make_op_tool(const OpTool& spec) {
   const berth::Operation* op = berth::find_operation(spec.operation);
   if (!op) {
@@ -215,7 +261,7 @@ std::optional<Tool> make_op_tool(const OpTool& spec) {
     berth::OperationContext context;
     hook->prepare(context, ctx);
     auto outcome = op->run(&ctx.project, params, context);
-    if (!outcome) return error_result(outcome.error());
+    if (!outcome) return error_result(in_tool_words(outcome.error(), *op, spec));
     json document = hook->shape(wrap(spec.wrap_key, std::move(outcome->document)), arguments);
     return success_result(std::move(document), outcome->warnings, outcome->notes);
   };
@@ -311,7 +357,9 @@ berth::Result<json> run_params(const json& arguments, const CallContext& ctx) {
 // git's, not a file to edit: a write there could point the checkout anywhere.
 berth::Result<std::string> file_root(const CallContext& ctx, const json& arguments,
                                      const std::string& path) {
-  auto w = BERTH_TRY(berth::find_workspace(ctx.project, arguments["name"].get<std::string>()));
+  // Usable: its folder there (one deleted by hand is not_found with the hint to clean it up, as
+  // workspace_diff says), its admin files not planted.
+  auto w = BERTH_TRY(berth::usable_workspace(ctx.project, arguments["name"].get<std::string>()));
   // Any `.git` on the way, however spelled (`./.git/HEAD`, `a/../.git/config`, a nested
   // repository's or submodule's): git's metadata, never a file tool's to touch.
   std::string normal = util::lexically_normal(path);
@@ -515,6 +563,30 @@ berth::Result<json> list_recursive(const CallContext& ctx, const json& a, const 
   return list;
 }
 
+// A shell glob fnmatch reads as the user meant: a `[` without its `]` (or a trailing `\`) is
+// taken literally by fnmatch, so `[` would silently match nothing; say so instead.
+std::optional<berth::Error> bad_glob(const std::string& pattern) {
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      if (++i == pattern.size())
+        return usage(fmt::format("pattern \"{}\": it ends with a lone backslash", pattern),
+                     "to match a backslash write \\\\; nothing was listed");
+      continue;
+    }
+    if (pattern[i] != '[') continue;
+    std::size_t j = i + 1;
+    if (j < pattern.size() && (pattern[j] == '!' || pattern[j] == '^')) ++j;
+    if (j < pattern.size() && pattern[j] == ']') ++j; // a `]` first is one of the set
+    while (j < pattern.size() && pattern[j] != ']')
+      ++j;
+    if (j == pattern.size())
+      return usage(fmt::format("pattern \"{}\": the [ at {} has no closing ]", pattern, i + 1),
+                   "a set is written [abc] or [a-z]; to match a [ itself write [[] or \\[");
+    i = j;
+  }
+  return std::nullopt;
+}
+
 json list_files(const json& a, const CallContext& ctx) {
   std::string path = a.value("path", std::string("."));
   if (path.empty()) path = ".";
@@ -526,6 +598,7 @@ json list_files(const json& a, const CallContext& ctx) {
   if (!entries) return error_result(entries.error());
   std::string pattern = a.value("pattern", std::string());
   bool recursive = a.value("recursive", false);
+  if (auto bad = bad_glob(pattern)) return error_result(*bad);
   json list = json::array();
   bool truncated = false;
   if (recursive) {
@@ -649,6 +722,11 @@ const char* kWorkspaceNote =
 
 json error_result(const berth::Error& error) {
   json document = berth::error_document(error);
+  // Every refusal tells the agent what to do next; one the code path left without a hint at
+  // least points at the code's entry.
+  if (error.hint.empty())
+    document["error"]["hint"] = fmt::format(
+        "docs/errors.md, `{}`, says what it means and what to do", berth::code_name(error.code));
   std::string text = text_of(document);
   return {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
 }
@@ -784,12 +862,22 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
           {"timeout_s",
            {{"type", "number"},
             {"exclusiveMinimum", 0},
-            {"description", "seconds before the command (and all it started) is killed"}}},
+            {"description", "seconds before the command (and all it started) is killed"}},
+           false,
+           "--timeout",
+           "`timeout_s`"},
           {"sandbox",
            {{"type", "boolean"},
             {"description", "false runs it unconfined: refused unless the user started the "
-                            "server with --allow-unsandboxed"}}},
-          {"net", {{"type", "boolean"}, {"description", "false: no network (sandbox only)"}}}};
+                            "server with --allow-unsandboxed"}},
+           false,
+           "--sandbox",
+           "`sandbox: true`"},
+          {"net",
+           {{"type", "boolean"}, {"description", "false: no network (sandbox only)"}},
+           false,
+           "--net=off",
+           "`net: false`"}};
       spec.to_params = run_params;
       spec.hook = [] { return std::make_unique<RunHook>(); };
     }

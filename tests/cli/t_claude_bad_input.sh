@@ -29,6 +29,8 @@ check create '{"session_id": "s", "cwd": "'"$T/app"'", "hook_event_name": "Workt
 check remove '{"session_id": "s", "cwd": "'"$T/app"'", "hook_event_name": "WorktreeRemove"}' 'field "worktree_path" is missing'
 check remove '{"session_id": "s", "cwd": "'"$T/app"'", "hook_event_name": "WorktreeCreate", "name": "keep"}' 'hook_event_name is "WorktreeCreate"'
 check remove 'not json' "not valid JSON"
+# Present but empty: a caller's bug, said as such (not "missing").
+check remove '{"session_id": "s", "cwd": "'"$T/app"'", "hook_event_name": "WorktreeRemove", "worktree_path": ""}' 'field "worktree_path" is empty'
 # --json: the error document.
 out=$(expect_error invalid_hook_input 2 berth --json hook claude worktree-create <<<'{')
 assert_contains "$(jq -r .error.hint <<<"$out")" "nothing was changed"

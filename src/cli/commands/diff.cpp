@@ -1,9 +1,12 @@
 #include "cli/commands.hpp"
+#include "cli/pager.hpp"
 #include "cli/render.hpp"
 
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <set>
+#include <unistd.h>
 
 namespace cli {
 
@@ -28,6 +31,23 @@ std::string stat_text(const nlohmann::json& files) {
                       dels);
   return text;
 }
+
+namespace {
+
+// --color: always and never say it all; auto is colour on a terminal when NO_COLOR is not set
+// and git would colour `git diff` there (color.diff, color.ui, TERM=dumb). A pipe gets no colour
+// with auto, even with color.diff=always: `berth diff | git apply` must keep working.
+bool wants_color(const RenderContext& context) {
+  std::string when = context.params.value("color", std::string("auto"));
+  if (when == "always") return true;
+  if (when == "never" || !::isatty(STDOUT_FILENO)) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if ((no_color && *no_color) || !context.project) return false;
+  auto shown = berth::diff_presentation(*context.project, true, true, false);
+  return shown && shown->color;
+}
+
+} // namespace
 
 std::string render_diff(const nlohmann::json& d, const RenderContext& context) {
   const auto& files = d["files"];
@@ -57,7 +77,8 @@ std::string render_diff(const nlohmann::json& d, const RenderContext& context) {
       if (!named.count(str(n, "path"))) text += str(n, "path") + "\n";
     return text;
   }
-  return str(d, "patch");
+  std::string patch = str(d, "patch");
+  return wants_color(context) ? color_patch(patch) : patch;
 }
 
 } // namespace cli

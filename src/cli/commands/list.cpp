@@ -58,6 +58,57 @@ std::string overlaps_text(const nlohmann::json& list) {
   return text;
 }
 
+// The table shortened to `columns` (a terminal's width): PATH, the last column, first shortens
+// in its middle while it keeps a useful part (20 columns); short of that it is left out (`berth
+// path NAME` prints it). Then, if still too wide, the name-like columns (`shrinkable`) shorten at
+// their end, to 8 columns at least. Anything shortened is said in a last line.
+std::string fit_table(std::vector<std::vector<std::string>> rows, size_t columns,
+                      const std::vector<size_t>& shrinkable) {
+  constexpr size_t kMinPath = 20, kMinName = 8;
+  auto widths = [&rows] {
+    std::vector<size_t> w(rows[0].size(), 0);
+    for (const auto& row : rows)
+      for (size_t c = 0; c < row.size(); ++c)
+        w[c] = std::max(w[c], display_width(row[c]));
+    return w;
+  };
+  auto total = [](const std::vector<size_t>& w) {
+    size_t sum = 2 * (w.size() - 1);
+    for (size_t x : w)
+      sum += x;
+    return sum;
+  };
+  std::vector<size_t> w = widths();
+  if (total(w) <= columns) return table(rows);
+  size_t path = w.size() - 1;
+  size_t others = total(w) - w[path];
+  std::string said;
+  if (others + kMinPath <= columns) {
+    for (size_t r = 1; r < rows.size(); ++r)
+      rows[r][path] = shorten(rows[r][path], columns - others, true);
+    said = "paths shortened";
+  } else {
+    for (auto& row : rows)
+      row.pop_back();
+    said = "paths left out: `berth path NAME`";
+    w = widths();
+    // Take the excess from the widest shrinkable column each time, keeping each readable.
+    while (total(w) > columns) {
+      size_t widest = path;
+      for (size_t c : shrinkable)
+        if (c < w.size() && w[c] > kMinName && (widest == path || w[c] > w[widest])) widest = c;
+      if (widest == path) break; // nothing left to shorten: let the terminal wrap
+      size_t cut = std::min(total(w) - columns, w[widest] - kMinName);
+      for (size_t r = 1; r < rows.size(); ++r)
+        rows[r][widest] = shorten(rows[r][widest], w[widest] - cut);
+      w = widths();
+      said = "paths left out: `berth path NAME`; names shortened";
+    }
+  }
+  return table(rows) + paint(shorten(fmt::format("({}; --wide shows all)", said), columns), "2") +
+         "\n";
+}
+
 } // namespace
 
 std::string state_cell(const std::string& state) {
@@ -78,20 +129,28 @@ std::string render_list(const nlohmann::json& list, const RenderContext& context
   else
     rows.push_back({"NAME", "STATE", "BASE", "AHEAD", "CHANGES", "OWNER", "USED", "PATH"});
   for (const auto& s : list) {
-    std::string owner = str(s, "owner").empty() ? "-" : str(s, "owner");
+    std::string owner = str(s, "owner").empty() ? "-" : printable(str(s, "owner"));
     std::string head = str(s, "head");
     std::string ahead = std::to_string(s.value("ahead", int64_t{0}));
     int64_t used = unix_time(str(s, "last_used"));
     if (all)
-      rows.push_back({str(s, "name"), state_cell(str(s, "state")), str(s, "branch"),
-                      short_sha(str(s, "base")), head.empty() ? "-" : short_sha(head), ahead,
-                      changes_cell(s), owner, age(unix_time(str(s, "created")), now),
-                      age(used, now), str(s, "path")});
+      rows.push_back({printable(str(s, "name")), state_cell(str(s, "state")),
+                      printable(str(s, "branch")), short_sha(str(s, "base")),
+                      head.empty() ? "-" : short_sha(head), ahead, changes_cell(s), owner,
+                      age(unix_time(str(s, "created")), now), age(used, now),
+                      printable(str(s, "path"))});
     else
-      rows.push_back({str(s, "name"), state_cell(str(s, "state")), short_sha(str(s, "base")), ahead,
-                      changes_cell(s), owner, age(used, now), str(s, "path")});
+      rows.push_back({printable(str(s, "name")), state_cell(str(s, "state")),
+                      short_sha(str(s, "base")), ahead, changes_cell(s), owner, age(used, now),
+                      printable(str(s, "path"))});
   }
-  std::string text = table(rows);
+  // On a terminal the table fits its width (unless --wide); elsewhere (a pipe, a file) every
+  // cell is whole, so that what scripts read does not depend on a window's size.
+  size_t columns = context.params.value("wide", false) ? 0 : terminal_columns();
+  std::string text =
+      columns > 0
+          ? fit_table(rows, columns, all ? std::vector<size_t>{0, 2, 7} : std::vector<size_t>{0, 5})
+          : table(rows);
   if (context.params.value("overlaps", false)) text += "\n" + overlaps_text(list);
   return text;
 }

@@ -16,6 +16,16 @@ Param paths_param() {
   return paths;
 }
 
+// How the text is shown on a terminal; the document is the same whatever it says.
+Param color_param() {
+  Param color = string_param("color", "colour the patch: auto (on a terminal, as git's "
+                                      "color.diff/color.ui say, never with NO_COLOR), always or "
+                                      "never");
+  color.choices = {"auto", "always", "never"};
+  color.value_name = "WHEN";
+  return color;
+}
+
 } // namespace
 
 Entry diff_entry() {
@@ -26,7 +36,7 @@ Entry diff_entry() {
       name_param(), flag_param("stat", "a summary: lines added and removed per file"),
       flag_param("name_only", "only the names of changed files"),
       string_param("against", "diff from where REV and the workspace meet, instead of its base"),
-      paths_param()};
+      color_param(), paths_param()};
   op.read_only = true;
   op.idempotent = true;
   op.schema = "diff";

@@ -12,7 +12,9 @@ Entry list_entry() {
   op.summary = "list the workspaces: state, base, commits ahead, changes, owner";
   op.params = {flag_param("all", "wide format: add branch, head and created columns", "a"),
                flag_param("overlaps", "also show which workspaces change the same files, and "
-                                      "which would conflict")};
+                                      "which would conflict"),
+               flag_param("wide", "on a terminal, do not shorten the table to its width (the "
+                                  "path column in full)")};
   op.read_only = true;
   op.idempotent = true;
   op.schema = "list";

@@ -62,9 +62,13 @@ std::vector<Param> run_params() {
   Param timeout =
       string_param("timeout", "kill the command's whole process group after SECONDS (exit 124)");
   timeout.kind = ParamKind::number;
-  Param sandbox = string_param("sandbox", "confine writes to the workspace: --sandbox "
-                                          "(landlock), --sandbox=bwrap or --sandbox=best-effort");
+  Param sandbox = string_param("sandbox", "confine writes to the workspace; MECHANISM is landlock "
+                                          "(what a bare --sandbox means), bwrap, best-effort, "
+                                          "or off (not confined, overriding run.sandbox)");
   sandbox.implicit_value = "landlock";
+  // Only as --sandbox=MECHANISM: a bare --sandbox never takes the next word (NAME, or `--`).
+  sandbox.value_name = "MECHANISM";
+  sandbox.choices = {"landlock", "bwrap", "best-effort", "off"};
   Param net = string_param("net", "network in the sandbox: on or off");
   net.choices = {"on", "off"};
   Param capture = flag_param(

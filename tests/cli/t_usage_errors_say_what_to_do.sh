@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Usage errors say what to do: a command's options given to `run` without `--` get the line back
+# with `--` in its place; `--sandbox bwrap` (which would make bwrap the NAME) is refused with the
+# hint `--sandbox=bwrap`; `run --help` shows `--sandbox[=MECHANISM]` and that `off` is a value.
+# Nothing changes on a refusal.
+. "$(dirname "$0")/common.sh"
+make_repo app
+berth new x >/dev/null
+before=$(fingerprint)
+
+not 2 berth run x ls -la >/dev/null
+assert_contains "$(last_stderr)" 'put the command after `--`'
+assert_contains "$(last_stderr)" '`berth run x -- ls -la`'
+# An option before NAME with its value, and a word that needs quoting.
+not 2 berth run --timeout 5 x git log --format='%h %s' >/dev/null
+assert_contains "$(last_stderr)" "\`berth run --timeout 5 x -- git log '--format=%h %s'\`"
+out=$(expect_error usage 2 berth --json run x ls -la)
+assert_contains "$(jq -r .error.hint <<<"$out")" '`berth run x -- ls -la`'
+
+# --sandbox takes its mechanism only joined by '='.
+for line in "run --sandbox bwrap x -- true" "run x --sandbox bwrap -- true" "run --sandbox bwrap x true"; do
+  # shellcheck disable=SC2086
+  not 2 berth $line >/dev/null
+  assert_contains "$(last_stderr)" '`--sandbox=bwrap`'
+  assert_contains "$(last_stderr)" "[usage]"
+done
+out=$(expect_error usage 2 berth --json shell x --sandbox best-effort)
+assert_contains "$(jq -r .error.hint <<<"$out")" '`--sandbox=best-effort`'
+assert_unchanged "$before"
+
+help=$(berth run --help)
+assert_contains "$help" "--sandbox[=MECHANISM]"
+assert_not_contains "$help" "{landlock}"
+assert_contains "$(grep -- --sandbox <<<"$help")" "off"
+# off is a value: the command runs unconfined.
+assert_eq "$(berth run x --sandbox=off -- echo ran)" ran
+echo "ok: usage errors say what to do"
