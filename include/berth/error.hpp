@@ -56,6 +56,9 @@ enum class ErrorCode {
   // issue 13, Claude Code worktree provider (keep together)
   invalid_hook_input, ///< a Claude Code hook's JSON input is malformed or lacks a field
   settings_invalid,   ///< a Claude Code settings file is not a JSON object berth can merge into
+  // issue 14, the sandbox (keep together)
+  sandbox_path_refused, ///< --allow-write names git's dir, hooks or config, or overlaps a hidden
+                        ///< path
 };
 
 /// What a failed git call said: nobody should have to guess.

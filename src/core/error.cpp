@@ -78,6 +78,8 @@ std::string_view code_name(ErrorCode code) {
     return "invalid_hook_input";
   case ErrorCode::settings_invalid:
     return "settings_invalid";
+  case ErrorCode::sandbox_path_refused:
+    return "sandbox_path_refused";
   }
   return "unknown";
 }
@@ -107,6 +109,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::unreachable_gitlink:
   case ErrorCode::nested_repository:
   case ErrorCode::hostile_file:
+  case ErrorCode::sandbox_path_refused:
     return 5;
   default:
     return 1;
