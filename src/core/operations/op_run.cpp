@@ -20,11 +20,11 @@ std::vector<Param> run_params() {
   Param net = string_param("net", "network in the sandbox: on or off");
   net.choices = {"on", "off"};
   Param allow_write = string_param(
-      "allow-write", "with the sandbox, let the command also write PATH (repeatable; never git's "
+      "allow_write", "with the sandbox, let the command also write PATH (repeatable; never git's "
                      "dir, hooks or config)");
   allow_write.kind = ParamKind::strings;
   Param allow_read = string_param(
-      "allow-read", "with the sandbox, let the command read PATH, which the sandbox hides "
+      "allow_read", "with the sandbox, let the command read PATH, which the sandbox hides "
                     "(credentials; repeatable)");
   allow_read.kind = ParamKind::strings;
   return {env, timeout, sandbox, net, allow_write, allow_read};
@@ -40,8 +40,8 @@ Result<Outcome> run_command(const Project& project, const Params& p,
   options.timeout = p.optional_number("timeout");
   options.sandbox = p.optional_string("sandbox");
   options.network = p.string("net") != "off";
-  options.allow_write = p.strings("allow-write");
-  options.allow_read = p.strings("allow-read");
+  options.allow_write = p.strings("allow_write");
+  options.allow_read = p.strings("allow_read");
   options.ephemeral = ephemeral;
   if (context.prepare_run) context.prepare_run(options);
   auto r = BERTH_TRY(run_in_workspace(project, options));
