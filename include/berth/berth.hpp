@@ -435,8 +435,13 @@ struct RunOptions {
   std::vector<std::string> env;     ///< extra "KEY=VALUE"
   std::optional<double> timeout;    ///< seconds; the whole process group is killed after it
   std::optional<std::string>
-      sandbox;            ///< "landlock", "bwrap", "best-effort"; none: config run.sandbox
-  bool network = true;    ///< false: no TCP, UDP or host sockets (sandbox only)
+      sandbox;         ///< "landlock", "bwrap", "best-effort"; none: config run.sandbox
+  bool network = true; ///< false: no TCP, UDP or host sockets (sandbox only)
+  /// Sandbox only: further writable paths (with config sandbox.writable; never git's dir, hooks
+  /// or config), and hidden paths to make readable (docs/sandbox.md). Relative to the directory
+  /// berth runs in; a leading ~ is $HOME.
+  std::vector<std::string> allow_write;
+  std::vector<std::string> allow_read;
   bool ephemeral = false; ///< create NAME first; remove it afterwards if unchanged
   /// The command runs in a process group of its own. The library touches no process-wide state
   /// (signal handlers, the terminal's foreground group): a front end that owns them (the CLI)

@@ -58,6 +58,9 @@ enum class ErrorCode {
   settings_invalid,   ///< a Claude Code settings file is not a JSON object berth can merge into
   // issue 13 leftovers, read-only files (keep together)
   read_only_file, ///< a file its owner cannot write; berth does not rewrite it
+  // issue 14, the sandbox (keep together)
+  sandbox_path_refused, ///< --allow-write names git's dir, hooks or config, or overlaps a hidden
+                        ///< path
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -58,6 +58,15 @@ const std::vector<ConfigKey>& config_keys() {
        "`berth mcp`: offer the workspace_accept tool (as --allow-accept does); off, the human "
        "lands the change",
        false},
+      // Nor what the sandbox may write or must hide: a cloned project must not widen it.
+      {"sandbox.writable", std::vector<std::string>{},
+       "further paths a sandboxed run may write (absolute or ~/; never git's dir, hooks or "
+       "config), as --allow-write adds them",
+       false},
+      {"sandbox.hidden", std::vector<std::string>{},
+       "further paths a sandboxed run must not read, besides the credential locations berth "
+       "hides by default (absolute or ~/)",
+       false},
   };
   return keys;
 }

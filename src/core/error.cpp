@@ -80,6 +80,8 @@ std::string_view code_name(ErrorCode code) {
     return "settings_invalid";
   case ErrorCode::read_only_file:
     return "read_only_file";
+  case ErrorCode::sandbox_path_refused:
+    return "sandbox_path_refused";
   }
   return "unknown";
 }
@@ -110,6 +112,7 @@ int exit_status(ErrorCode code) {
   case ErrorCode::nested_repository:
   case ErrorCode::hostile_file:
   case ErrorCode::read_only_file:
+  case ErrorCode::sandbox_path_refused:
     return 5;
   default:
     return 1;

@@ -66,12 +66,6 @@ std::string current_directory() {
   return buf;
 }
 
-std::string expand_home(const std::string& path) {
-  if (path == "~") return util::home_dir();
-  if (path.rfind("~/", 0) == 0) return util::join(util::home_dir(), path.substr(2));
-  return path;
-}
-
 // The default workspace root is named after the common dir, so that two projects of one name
 // never share it; but a project the user moves must keep finding its workspaces (and pool and
 // trash). The registry (which moves with the repository) records the root berth chose: a moved
@@ -282,7 +276,7 @@ Result<Project> Project::open(const ProjectOptions& options) {
                  fmt::format("berth/{}-{:08x}", p.name_,
                              static_cast<uint32_t>(util::fnv1a(p.common_dir_)))));
   const std::string& configured_root = p.config_.get_string("workspace_root");
-  std::string root = expand_home(configured_root);
+  std::string root = util::expand_home(configured_root);
   if (root != configured_root && (root.empty() || root.front() != '/'))
     return fail(ErrorCode::config_invalid,
                 fmt::format("workspace_root '{}' starts with ~ but HOME is not an absolute path",

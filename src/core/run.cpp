@@ -15,6 +15,7 @@
 #include "core/registry.hpp"
 #include "core/review.hpp"
 #include "core/sandbox.hpp"
+#include "core/sandbox_policy.hpp"
 #include "core/workspace_git.hpp"
 #include "util/child_process.hpp"
 #include "util/paths.hpp"
@@ -72,11 +73,17 @@ Result<std::optional<SandboxMode>> sandbox_mode(const Project& project, const Ru
 struct RunPlan {
   std::optional<SandboxMode> mode;
   std::map<std::string, std::string> extra_env;
+  SandboxPaths sandbox_paths; ///< with a mode
 };
 
 Result<RunPlan> check_run_options(const Project& project, const RunOptions& options) {
   RunPlan plan;
   plan.mode = BERTH_TRY(sandbox_mode(project, options));
+  if (!plan.mode && (!options.allow_write.empty() || !options.allow_read.empty()))
+    return fail(ErrorCode::usage,
+                fmt::format("{} needs the sandbox",
+                            options.allow_write.empty() ? "--allow-read" : "--allow-write"),
+                "add --sandbox (unsandboxed, the command can write and read everything you can)");
   // A year at most: past that the deadline overflows the clock (1e18 s would stop the command
   // at once), and no command means it.
   constexpr double kMaxTimeout = 366.0 * 24 * 3600;
@@ -94,6 +101,8 @@ Result<RunPlan> check_run_options(const Project& project, const RunOptions& opti
       return fail(ErrorCode::usage, fmt::format("--env '{}': expected KEY=VALUE", kv));
     plan.extra_env[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  if (plan.mode)
+    plan.sandbox_paths = BERTH_TRY(sandbox_paths(project, options.allow_write, options.allow_read));
   return plan;
 }
 
@@ -126,19 +135,31 @@ util::SpawnOptions spawn_options(const Project& project, const RunOptions& optio
 // The sandbox: a confined session (detached HEAD, object quarantine, private TMPDIR) and the
 // kernel-enforced policy around the child. A new session instead of a group: no controlling
 // terminal, so no keystrokes pushed into the user's shell (TIOCSTI).
-Result<PreparedSandbox> enter_sandbox(const Project& project, const Workspace& w, SandboxMode mode,
-                                      bool network, util::SpawnOptions& spawn,
+Result<PreparedSandbox> enter_sandbox(const Project& project, const Workspace& w,
+                                      const RunPlan& plan, bool network, util::SpawnOptions& spawn,
                                       std::optional<ConfinedSession>& session, RunResult& result) {
+  const SandboxPaths& paths = plan.sandbox_paths;
+  BERTH_TRY(make_sandbox_dirs(paths));
   session = BERTH_TRY(begin_confined_session(project, w));
-  SandboxRequest request{
-      mode,           network ? Network::on : Network::off, w.path, w.git_dir, session->quarantine,
-      session->tmpdir};
+  SandboxRequest request{*plan.mode,
+                         network ? Network::on : Network::off,
+                         w.path,
+                         w.git_dir,
+                         session->quarantine,
+                         session->tmpdir,
+                         {paths.cache_dir},
+                         paths.hidden,
+                         paths.stub_dir};
+  request.writable.insert(request.writable.end(), paths.writable.begin(), paths.writable.end());
   auto prepared = prepare_sandbox(request);
   if (!prepared) {
     (void)end_confined_session(project, w, *session);
     session.reset();
     return tl::unexpected(prepared.error());
   }
+  // The tool caches, unless the user set one with --env.
+  for (const auto& [key, value] : paths.cache_env)
+    if (!plan.extra_env.count(key)) spawn.env[key] = value;
   for (const auto& [key, value] : session->env)
     spawn.env[key] = value;
   spawn.argv.insert(spawn.argv.begin(), prepared->argv_prefix.begin(), prepared->argv_prefix.end());
@@ -259,8 +280,7 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
   std::optional<ConfinedSession> session;
   PreparedSandbox sandbox;
   if (plan.mode)
-    sandbox =
-        BERTH_TRY(enter_sandbox(project, w, *plan.mode, options.network, spawn, session, result));
+    sandbox = BERTH_TRY(enter_sandbox(project, w, plan, options.network, spawn, session, result));
 
   auto child = util::spawn(spawn);
   if (plan.mode) release_sandbox(sandbox);

@@ -21,6 +21,7 @@ using namespace sandbox;
 struct ChildState {
   UniqueFd ruleset;
   SeccompProgram seccomp;
+  std::optional<PrivateNetwork> network; ///< a private network namespace to enter first
 };
 
 std::function<int()> child_function(const std::shared_ptr<const ChildState>& state) {
@@ -29,6 +30,9 @@ std::function<int()> child_function(const std::shared_ptr<const ChildState>& sta
     // without seccomp. Already done when the caller spawned with ProcessGroup::session; a
     // process-group leader (ProcessGroup::own) cannot do it, and then the spawn fails (EPERM).
     if (::getsid(0) != ::getpid() && ::setsid() < 0) return errno;
+    // Before Landlock: the user namespace's id maps are files to write.
+    if (state->network)
+      if (int error = enter_private_network(*state->network); error != 0) return error;
     // Required by landlock_restrict_self and by an unprivileged seccomp filter; also stops a
     // setuid program inside from regaining what the sandbox removed.
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
@@ -55,6 +59,22 @@ Result<std::vector<std::string>> writable_dirs(const SandboxRequest& request) {
                   fmt::format("the sandbox's writable directory {} does not exist", *dir));
     dirs.push_back(*real);
   }
+  for (const auto& path : request.writable) {
+    auto real = util::real_path(path);
+    if (!real)
+      return fail(ErrorCode::sandbox_unavailable,
+                  fmt::format("the sandbox's writable path {} does not exist", path));
+    dirs.push_back(*real);
+  }
+  // A hidden path beneath a writable one would be readable (Landlock grants the writable tree
+  // whole); a writable one beneath a hidden one would be a hole in it.
+  for (const auto& dir : dirs)
+    for (const auto& hidden : request.hidden)
+      if (util::is_within(hidden, dir) || util::is_within(dir, hidden))
+        return fail(
+            ErrorCode::sandbox_path_refused,
+            fmt::format("the writable {} and the hidden {} overlap", dir, hidden),
+            fmt::format("make {} visible with --allow-read, or allow a narrower path", hidden));
   return dirs;
 }
 
@@ -84,12 +104,36 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   auto state = std::make_shared<ChildState>();
   const bool net_off = request.network == Network::off;
 
-  auto ruleset = build_landlock_ruleset(dirs, request.network);
+  // --net=off is "nothing outside this run": a network namespace of its own, whose loopback works
+  // (a test server and its client) while the host's loopback, its abstract unix sockets and every
+  // other address are out of reach. Without one, Landlock and seccomp can only refuse all of
+  // TCP and UDP, loopback included: best-effort says so.
+  if (net_off) {
+    auto network = prepare_private_network();
+    if (network) {
+      prepared.layers.push_back(
+          network->user_namespace
+              ? "network namespace (own user namespace): private loopback; tcp, udp and abstract "
+                "unix sockets reach nothing outside"
+              : "network namespace: private loopback; tcp, udp and abstract unix sockets reach "
+                "nothing outside");
+      state->network = std::move(*network);
+    } else {
+      prepared.missing.push_back(network.error().message +
+                                 ": tcp and udp are refused, loopback included");
+    }
+  }
+  const bool private_network = state->network.has_value();
+
+  auto ruleset = build_landlock_ruleset(dirs, request.hidden, net_off && !private_network, net_off);
   bool landlock_tcp = false;
   if (!ruleset) {
     prepared.missing.push_back(ruleset.error().message);
   } else {
     prepared.layers.push_back(fmt::format("landlock abi {}: filesystem", ruleset->abi));
+    if (!request.hidden.empty())
+      prepared.layers.push_back(
+          fmt::format("landlock: {} hidden paths unreadable", request.hidden.size()));
     if (!ruleset->truncate)
       prepared.missing.push_back(
           fmt::format("landlock abi 3 (kernel has {}): truncating read-only files", ruleset->abi));
@@ -101,14 +145,18 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
     state->ruleset = std::move(ruleset->fd);
   }
 
-  // seccomp covers what Landlock cannot, and TCP too where Landlock is too old for it: with the
-  // two together, --net=off holds on any kernel that has seccomp.
+  // seccomp covers what Landlock cannot: unix sockets by path (a namespace does not cut the
+  // filesystem), families no namespace confines (vsock), and without a private namespace UDP,
+  // raw sockets and TCP too where Landlock is too old for it.
   SeccompPolicy policy;
   if (net_off) {
     policy.deny_unix = true;
-    policy.deny_inet_non_tcp = true;
     policy.deny_other_families = true;
-    policy.deny_tcp = !landlock_tcp;
+    policy.allow_netlink = private_network;
+    // Root could otherwise join the host's network namespace again (setns on /proc/1/ns/net).
+    policy.deny_setns = private_network;
+    policy.deny_inet_non_tcp = !private_network;
+    policy.deny_tcp = !private_network && !landlock_tcp;
   }
   Result<SeccompProgram> program =
       seccomp_supported() ? build_seccomp_filter(policy)
@@ -116,13 +164,16 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
                                  "seccomp is not available in this kernel (CONFIG_SECCOMP_FILTER)");
   if (!program) {
     prepared.missing.push_back(program.error().message);
-    if (net_off && !landlock_tcp) prepared.missing.push_back("network: tcp");
-    if (net_off) prepared.missing.push_back("network: udp, unix sockets");
+    if (net_off && !private_network && !landlock_tcp) prepared.missing.push_back("network: tcp");
+    if (net_off) prepared.missing.push_back("network: unix sockets by path");
+    if (net_off && !private_network) prepared.missing.push_back("network: udp");
   } else {
     state->seccomp = std::move(*program);
     if (net_off)
-      prepared.layers.push_back(policy.deny_tcp ? "seccomp: tcp, udp, raw, netlink and unix sockets"
-                                                : "seccomp: udp, raw, netlink and unix sockets");
+      prepared.layers.push_back(
+          private_network   ? "seccomp: unix sockets, and families other than inet and netlink"
+          : policy.deny_tcp ? "seccomp: tcp, udp, raw, netlink and unix sockets"
+                            : "seccomp: udp, raw, netlink and unix sockets");
     prepared.layers.push_back("seccomp: terminal injection (TIOCSTI, TIOCLINUX)");
   }
   prepared.layers.push_back("new session");
@@ -156,7 +207,7 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
   state->seccomp = BERTH_TRY(build_seccomp_filter(policy));
 
   PreparedSandbox prepared;
-  prepared.argv_prefix = bwrap_argv(bwrap, dirs, request.network);
+  prepared.argv_prefix = bwrap_argv(bwrap, dirs, request.hidden, request.stub_dir, request.network);
   prepared.child_state = state;
   prepared.apply_in_child = child_function(state);
 
@@ -178,6 +229,8 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
 
   prepared.layers = {"bwrap: filesystem (read-only binds)", "bwrap: pid and ipc namespaces",
                      "bwrap: no capabilities, no nested user namespaces"};
+  if (!request.hidden.empty())
+    prepared.layers.push_back(fmt::format("bwrap: {} hidden paths covered", request.hidden.size()));
   if (request.network == Network::off) {
     prepared.layers.push_back("bwrap: network namespace (tcp, udp, abstract unix sockets)");
     prepared.layers.push_back("seccomp: unix sockets");

@@ -27,6 +27,16 @@ struct SandboxRequest {
   std::string admin_dir;         ///< its worktree admin dir <common>/worktrees/<id> (rw)
   std::string object_quarantine; ///< where new git objects go (rw; GIT_OBJECT_DIRECTORY)
   std::string tmpdir;            ///< a private TMPDIR (rw)
+  /// Further writable paths, directories or files, resolved: the per-project tool caches,
+  /// --allow-write and sandbox.writable. Each must exist.
+  std::vector<std::string> writable;
+  /// Paths whose content the command must not read (credentials), resolved; they need not exist.
+  /// None may overlap a writable path (sandbox_path_refused).
+  std::vector<std::string> hidden;
+  /// bwrap: a directory holding an empty directory `dir` and an empty file `file`, both mode 000,
+  /// mounted over each hidden path (sandbox_policy.cpp makes them). Needed when `hidden` is not
+  /// empty.
+  std::string stub_dir;
 };
 
 /// A sandbox ready to be applied to one child process.

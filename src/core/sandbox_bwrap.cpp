@@ -3,6 +3,9 @@
 // /dev/shm is private and /proc shows only the sandbox's processes).
 #include "core/sandbox_internal.hpp"
 #include "util/child_process.hpp"
+#include "util/paths.hpp"
+
+#include <sys/stat.h>
 
 namespace berth::sandbox {
 
@@ -12,7 +15,8 @@ std::string find_bwrap() {
 
 std::vector<std::string> bwrap_argv(const std::string& bwrap,
                                     const std::vector<std::string>& writable_dirs,
-                                    Network network) {
+                                    const std::vector<std::string>& hidden,
+                                    const std::string& stub_dir, Network network) {
   std::vector<std::string> argv = {bwrap,
                                    // Dies with berth: no orphaned sandboxed tree.
                                    "--die-with-parent",
@@ -31,6 +35,16 @@ std::vector<std::string> bwrap_argv(const std::string& bwrap,
     argv.push_back("--bind");
     argv.push_back(dir);
     argv.push_back(dir);
+  }
+  // Each hidden path that exists is covered, read-only, by an empty directory or file of mode
+  // 000: it cannot be listed or read (no capability overrides that inside), nor chmod-ed back
+  // (read-only mount). After the writable binds, so that they cannot uncover one.
+  for (const auto& path : hidden) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) continue;
+    argv.push_back("--ro-bind");
+    argv.push_back(util::join(stub_dir, S_ISDIR(st.st_mode) ? "dir" : "file"));
+    argv.push_back(path);
   }
   // A network namespace with only a loopback interface: no TCP, UDP or abstract unix socket
   // reaches the host. Unix sockets by path still would (the filesystem is shared): seccomp.

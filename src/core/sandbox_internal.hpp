@@ -34,10 +34,13 @@ struct LandlockRuleset {
   bool signals = false;       ///< signals to processes outside the sandbox refused (ABI >= 6)
 };
 
-/// Build (in the parent) the ruleset: read and execute everywhere, write only beneath
-/// `writable_dirs` and to the few device files a normal build writes.
+/// Build (in the parent) the ruleset: read and execute everywhere but beneath `hidden`, write
+/// only beneath `writable_dirs` and to the few device files a normal build writes. `restrict_tcp`:
+/// refuse every TCP bind and connect (--net=off without a private network namespace);
+/// `scope_abstract_unix`: abstract unix sockets outside the sandbox (--net=off).
 Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& writable_dirs,
-                                               Network network);
+                                               const std::vector<std::string>& hidden,
+                                               bool restrict_tcp, bool scope_abstract_unix);
 
 /// In the child: enforce `ruleset_fd` on the calling thread. Needs no_new_privs set first.
 /// Async-signal-safe; returns 0 or an errno value.
@@ -51,6 +54,8 @@ struct SeccompPolicy {
   bool deny_inet_non_tcp = false;   ///< AF_INET/AF_INET6 other than plain TCP: UDP, raw, SCTP...
   bool deny_tcp = false;            ///< AF_INET/AF_INET6 entirely (when Landlock cannot do TCP)
   bool deny_other_families = false; ///< netlink, packet, vsock, bluetooth, ... every other family
+  bool allow_netlink = false; ///< with deny_other_families: netlink stays (a private namespace's)
+  bool deny_setns = false;    ///< setns(2): no way back into the host's network namespace
 };
 
 /// A compiled classic-BPF program for PR_SET_SECCOMP.
@@ -65,13 +70,33 @@ Result<SeccompProgram> build_seccomp_filter(const SeccompPolicy& policy);
 /// In the child: load `program` (no_new_privs must be set). Async-signal-safe; 0 or an errno.
 int seccomp_load_program(const SeccompProgram& program);
 
+// ---- a private network namespace (Landlock mode, --net=off) -------------------------------------
+
+/// How the child gets a network namespace of its own.
+struct PrivateNetwork {
+  bool user_namespace = false;  ///< inside a user namespace of its own (not root)
+  std::string uid_map, gid_map; ///< with user_namespace: the caller's own ids, mapped to themselves
+};
+
+/// In the parent: find out (in a throw-away child) how a private network namespace can be had
+/// here. Error{sandbox_unavailable} says what is missing.
+Result<PrivateNetwork> prepare_private_network();
+
+/// In the child: enter a new network namespace (and user namespace) and bring its loopback up.
+/// Async-signal-safe; 0 or an errno value, and the failed step in `failed_step` (1 unshare,
+/// 2 setgroups, 3 uid_map, 4 gid_map, 5 loopback).
+int enter_private_network(const PrivateNetwork& plan, int* failed_step = nullptr);
+
 // ---- bubblewrap --------------------------------------------------------------------------------
 
 /// The bwrap executable found on PATH ("" when none).
 std::string find_bwrap();
 
 /// The argv prefix that runs a command under bwrap with the sandbox policy.
+/// `hidden` paths are covered by `stub_dir`'s empty, mode-000 directory `dir` or file `file`.
 std::vector<std::string> bwrap_argv(const std::string& bwrap,
-                                    const std::vector<std::string>& writable_dirs, Network network);
+                                    const std::vector<std::string>& writable_dirs,
+                                    const std::vector<std::string>& hidden,
+                                    const std::string& stub_dir, Network network);
 
 } // namespace berth::sandbox

@@ -6,9 +6,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/landlock.h>
+#include <set>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -74,9 +76,12 @@ constexpr __u64 kDeviceRights = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_F
 constexpr const char* kWritableDevices[] = {"/dev/null", "/dev/zero",   "/dev/full",    "/dev/tty",
                                             "/dev/ptmx", "/dev/random", "/dev/urandom", "/dev/pts"};
 
+// `follow`: a symlink names its target (a writable dir the user gave); not following, a symlink
+// gets no rule at all (an entry listed beside a hidden path: its target is granted, or not, by
+// the rules of where it lies).
 Result<void> add_path_rule(int ruleset, const std::string& path, __u64 access, __u64 handled,
-                           bool required) {
-  int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+                           bool required, bool follow = true) {
+  int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
   if (fd < 0) {
     if (!required && errno == ENOENT) return {};
     return fail(ErrorCode::sandbox_unavailable,
@@ -87,6 +92,7 @@ Result<void> add_path_rule(int ruleset, const std::string& path, __u64 access, _
   if (::fstat(fd, &st) != 0)
     return fail(ErrorCode::sandbox_unavailable,
                 fmt::format("landlock: cannot stat {}: {}", path, std::strerror(errno)));
+  if (S_ISLNK(st.st_mode)) return {};
   access &= handled;
   if (!S_ISDIR(st.st_mode)) access &= kFileRights;
   landlock_path_beneath_attr rule{};
@@ -98,6 +104,44 @@ Result<void> add_path_rule(int ruleset, const std::string& path, __u64 access, _
   return {};
 }
 
+// Read and execute everywhere but beneath `hidden`. Landlock only grants, and a grant on a
+// directory covers all beneath it, so "/ except ~/.ssh" is spelled out: every proper ancestor of
+// a hidden path gets no read rule itself, each of its other entries gets one (siblings, found
+// now). Names stay listable everywhere (READ_DIR on /: `ls ~` works); contents of hidden paths
+// do not open. An entry that appears in such an ancestor after the run started is unreadable
+// too: the list is the one of the moment the sandbox was built.
+Result<void> add_read_rules(int ruleset, const std::vector<std::string>& hidden, __u64 handled) {
+  if (hidden.empty()) return add_path_rule(ruleset, "/", kReadExecute, handled, true);
+  BERTH_TRY(add_path_rule(ruleset, "/", LANDLOCK_ACCESS_FS_READ_DIR, handled, true));
+  std::set<std::string> hide(hidden.begin(), hidden.end());
+  std::set<std::string> ancestors;
+  for (const auto& path : hidden)
+    for (auto at = path.rfind('/'); at != std::string::npos; at = path.rfind('/', at - 1)) {
+      ancestors.insert(at == 0 ? "/" : path.substr(0, at));
+      if (at == 0) break;
+    }
+  for (const auto& dir : ancestors) {
+    DIR* listing = ::opendir(dir.c_str());
+    if (listing == nullptr) {
+      // An ancestor of a hidden path that does not exist: nothing beneath it to grant.
+      if (errno == ENOENT || errno == ENOTDIR) continue;
+      return fail(ErrorCode::sandbox_unavailable,
+                  fmt::format("landlock: cannot list {}: {}", dir, std::strerror(errno)));
+    }
+    std::vector<std::string> entries;
+    while (const dirent* entry = ::readdir(listing)) {
+      std::string name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      std::string child = dir == "/" ? "/" + name : dir + "/" + name;
+      if (!hide.count(child) && !ancestors.count(child)) entries.push_back(std::move(child));
+    }
+    ::closedir(listing);
+    for (const auto& child : entries)
+      BERTH_TRY(add_path_rule(ruleset, child, kReadExecute, handled, false, false));
+  }
+  return {};
+}
+
 } // namespace
 
 int landlock_abi() {
@@ -106,7 +150,8 @@ int landlock_abi() {
 }
 
 Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& writable_dirs,
-                                               Network network) {
+                                               const std::vector<std::string>& hidden,
+                                               bool restrict_tcp, bool scope_abstract_unix) {
   LandlockRuleset result;
   result.abi = landlock_abi();
   if (result.abi < 1)
@@ -118,7 +163,7 @@ Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& w
   RulesetAttr attr{};
   attr.handled_access_fs = handled_fs(result.abi);
   result.truncate = result.abi >= 3;
-  if (network == Network::off && result.abi >= 4) {
+  if (restrict_tcp && result.abi >= 4) {
     // Handled with no rule granting any port: every TCP bind and connect is refused.
     attr.handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
     result.tcp = true;
@@ -128,7 +173,7 @@ Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& w
     // to kill or stop the user's other processes. Abstract unix sockets are network.
     attr.scoped = LANDLOCK_SCOPE_SIGNAL;
     result.signals = true;
-    if (network == Network::off) {
+    if (scope_abstract_unix) {
       attr.scoped |= LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
       result.abstract_unix = true;
     }
@@ -141,7 +186,7 @@ Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& w
   result.fd = UniqueFd(static_cast<int>(fd));
 
   const __u64 handled = attr.handled_access_fs;
-  BERTH_TRY(add_path_rule(result.fd.get(), "/", kReadExecute, handled, true));
+  BERTH_TRY(add_read_rules(result.fd.get(), hidden, handled));
   for (const auto& dir : writable_dirs)
     BERTH_TRY(add_path_rule(result.fd.get(), dir, handled, handled, true));
   for (const char* device : kWritableDevices)

@@ -1,7 +1,9 @@
-// seccomp: what Landlock cannot express. With --net=off: UDP (DNS exfiltration), raw and netlink
-// sockets, and unix sockets (a connect(2) to /run/docker.sock or $SSH_AUTH_SOCK is a path, which
-// no filter can inspect, so socket(AF_UNIX) itself is refused; socketpair(2) stays allowed, it
-// reaches nothing outside). Always: TIOCSTI and TIOCLINUX, which push keystrokes into a terminal.
+// seccomp: what Landlock cannot express. With --net=off: families no namespace confines (vsock
+// reaches the hypervisor, bluetooth, ...), without a private network namespace also UDP (DNS
+// exfiltration), raw and netlink sockets; and unix sockets (a connect(2) to /run/docker.sock or
+// $SSH_AUTH_SOCK is a path, which no filter can inspect, so socket(AF_UNIX) itself is refused;
+// socketpair(2) stays allowed, it reaches nothing outside). Always: TIOCSTI and TIOCLINUX, which
+// push keystrokes into a terminal.
 //
 // The filter is compiled by libseccomp in the parent and exported as classic BPF; the child only
 // calls prctl(PR_SET_SECCOMP), which is async-signal-safe.
@@ -66,10 +68,14 @@ Result<SeccompProgram> build_seccomp_filter(const SeccompPolicy& policy) {
   if (policy.deny_other_families)
     for (int family = 0; family < 64; ++family) {
       if (family == AF_UNIX || family == AF_INET || family == AF_INET6) continue;
+      // A private network namespace's netlink reaches only that namespace (getaddrinfo and
+      // getifaddrs use it to see which addresses exist).
+      if (family == AF_NETLINK && policy.allow_netlink) continue;
       BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket),
                      {SCMP_A0(SCMP_CMP_MASKED_EQ, kLow32, static_cast<scmp_datum_t>(family))},
                      "socket families"));
     }
+  if (policy.deny_setns) BERTH_TRY(deny(ctx.get(), SCMP_SYS(setns), {}, "setns"));
   if (policy.deny_unix)
     BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket), {SCMP_A0(SCMP_CMP_MASKED_EQ, kLow32, AF_UNIX)},
                    "unix sockets"));

@@ -121,6 +121,12 @@ std::string home_dir() {
   return "/";
 }
 
+std::string expand_home(const std::string& path) {
+  if (path == "~") return home_dir();
+  if (path.rfind("~/", 0) == 0) return join(home_dir(), path.substr(2));
+  return path;
+}
+
 std::string data_home() {
   if (const char* xdg = ::getenv("XDG_DATA_HOME"); xdg && *xdg == '/') return xdg;
   return join(home_dir(), ".local/share");

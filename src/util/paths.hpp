@@ -35,6 +35,8 @@ bool is_symlink(const std::string& path);
 
 /// $HOME, or the passwd entry.
 std::string home_dir();
+/// "~" and "~/x" with $HOME in place of the ~; any other path as it is.
+std::string expand_home(const std::string& path);
 /// $XDG_DATA_HOME or ~/.local/share; $XDG_CONFIG_HOME or ~/.config.
 std::string data_home();
 std::string config_home();

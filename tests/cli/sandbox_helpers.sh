@@ -249,12 +249,12 @@ net_off_attempt() {
   [[ -s $LISTEN_LOG ]] || { echo "the $kind listener heard nothing from the control" >&2; return 1; }
   : >"$LISTEN_LOG"
   ESCAPE_OPTS=(--net off)
-  if [[ $kind == udp && $MECH == bwrap ]]; then
-    # bwrap gives the command a network namespace of its own: its datagram may be "sent", to
-    # its own loopback; what matters is that none reaches the host.
+  if [[ $kind == udp ]]; then
+    # Both mechanisms give the command a network namespace of its own: its datagram may be
+    # "sent", to its own loopback; what matters is that none reaches the host.
     allowed "$(client udp "$LISTEN_ADDR") || true"
   else
-    escape "$(client "$kind" "$LISTEN_ADDR")" # refused (Landlock for TCP, seccomp for UDP/unix)
+    escape "$(client "$kind" "$LISTEN_ADDR")" # unreachable (TCP: another namespace; unix: seccomp)
   fi
   ESCAPE_OPTS=()
   sleep 0.2

@@ -77,7 +77,15 @@ std::vector<Param> run_params() {
   Param result_file = string_param(
       "result_file", "write the JSON result to FILE (atomically) instead of stdout; the "
                      "command's output passes through untouched");
-  return {env, timeout, sandbox, net, capture, result_file};
+  Param allow_write = string_param(
+      "allow_write", "with the sandbox, let the command also write PATH (repeatable; never git's "
+                     "dir, hooks or config)");
+  allow_write.kind = ParamKind::strings;
+  Param allow_read = string_param(
+      "allow_read", "with the sandbox, let the command read PATH, which the sandbox hides "
+                    "(credentials; repeatable)");
+  allow_read.kind = ParamKind::strings;
+  return {env, timeout, sandbox, net, allow_write, allow_read, capture, result_file};
 }
 
 Result<Outcome> run_command(const Project& project, const Params& p,
@@ -90,6 +98,8 @@ Result<Outcome> run_command(const Project& project, const Params& p,
   options.timeout = p.optional_number("timeout");
   options.sandbox = p.optional_string("sandbox");
   options.network = p.string("net") != "off";
+  options.allow_write = p.strings("allow_write");
+  options.allow_read = p.strings("allow_read");
   options.ephemeral = ephemeral;
   if (context.prepare_run) context.prepare_run(options);
   // --capture: the library keeps the output (the front end's own sink, if any, still sees each

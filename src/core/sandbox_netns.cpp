@@ -1,0 +1,141 @@
+// A private network namespace for the Landlock mode's --net=off: the command gets a loopback of
+// its own (a test server and its client talk over 127.0.0.1) and nothing else — no route out, not
+// the host's loopback services, not the host's abstract unix sockets (their namespace is the
+// network namespace's). bwrap does the same with --unshare-net.
+//
+// A user who is not root may create a network namespace only inside a user namespace of its own
+// (CLONE_NEWUSER), which maps its own uid and gid and nothing else; after exec a non-zero uid
+// keeps no capability in it. Root creates the network namespace directly, and falls back to a
+// user namespace where it lacks CAP_SYS_ADMIN (a container).
+#include "core/sandbox_internal.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace berth::sandbox {
+namespace {
+
+// Async-signal-safe: open, write, close.
+int write_proc_file(const char* path, const std::string& text) {
+  int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  ssize_t n = ::write(fd, text.data(), text.size());
+  int error = n == static_cast<ssize_t>(text.size()) ? 0 : (n < 0 ? errno : EIO);
+  ::close(fd);
+  return error;
+}
+
+const char* step_name(int step) {
+  switch (step) {
+  case 1:
+    return "unshare";
+  case 2:
+    return "/proc/self/setgroups";
+  case 3:
+    return "/proc/self/uid_map";
+  case 4:
+    return "/proc/self/gid_map";
+  default:
+    return "bringing up the loopback interface";
+  }
+}
+
+// Try `plan` in a throw-away child (the steps would change berth itself): "" when it worked,
+// else the step that failed and why, reported through a pipe.
+std::string try_in_child(const PrivateNetwork& plan) {
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) return std::strerror(errno);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    int error = errno;
+    ::close(report[0]);
+    ::close(report[1]);
+    return std::strerror(error);
+  }
+  if (pid == 0) {
+    int out[2] = {0, 0};
+    out[1] = enter_private_network(plan, &out[0]);
+    (void)!::write(report[1], out, sizeof out);
+    ::_exit(0);
+  }
+  ::close(report[1]);
+  int in[2] = {0, 0};
+  ssize_t n;
+  while ((n = ::read(report[0], in, sizeof in)) < 0 && errno == EINTR) {
+  }
+  ::close(report[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (n != sizeof in) return "the probe died";
+  if (in[1] == 0) return "";
+  return fmt::format("{}: {}", step_name(in[0]), std::strerror(in[1]));
+}
+
+} // namespace
+
+int enter_private_network(const PrivateNetwork& plan, int* failed_step) {
+  int step = 1;
+  auto failed = [&](int error) {
+    if (failed_step) *failed_step = step;
+    return error;
+  };
+  if (::unshare(CLONE_NEWNET | (plan.user_namespace ? CLONE_NEWUSER : 0)) != 0)
+    return failed(errno);
+  if (plan.user_namespace) {
+    // Writing gid_map unprivileged needs setgroups(2) denied first (absent before Linux 3.19).
+    step = 2;
+    if (int error = write_proc_file("/proc/self/setgroups", "deny"); error != 0 && error != ENOENT)
+      return failed(error);
+    step = 3;
+    if (int error = write_proc_file("/proc/self/uid_map", plan.uid_map); error != 0)
+      return failed(error);
+    step = 4;
+    if (int error = write_proc_file("/proc/self/gid_map", plan.gid_map); error != 0)
+      return failed(error);
+  }
+  // A new namespace's loopback is down; up, the kernel gives it 127.0.0.1 and ::1. An ioctl, not
+  // `ip link set lo up`: no program is needed and nothing is exec'd before the sandbox is whole.
+  step = 5;
+  int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return failed(errno);
+  ifreq request{};
+  std::memcpy(request.ifr_name, "lo", 3);
+  int error = 0;
+  if (::ioctl(fd, SIOCGIFFLAGS, &request) != 0) {
+    error = errno;
+  } else {
+    request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP | IFF_RUNNING);
+    if (::ioctl(fd, SIOCSIFFLAGS, &request) != 0) error = errno;
+  }
+  ::close(fd);
+  return error == 0 ? 0 : failed(error);
+}
+
+Result<PrivateNetwork> prepare_private_network() {
+  PrivateNetwork direct;
+  PrivateNetwork nested;
+  nested.user_namespace = true;
+  nested.uid_map = fmt::format("{0} {0} 1\n", ::geteuid());
+  nested.gid_map = fmt::format("{0} {0} 1\n", ::getegid());
+  // Root: a network namespace needs no user namespace (and none is wanted: files would show as
+  // owned by nobody). Otherwise, or where root lacks CAP_SYS_ADMIN, one of its own.
+  if (::geteuid() == 0 && try_in_child(direct).empty()) return direct;
+  std::string why = try_in_child(nested);
+  if (why.empty()) return nested;
+  return fail(ErrorCode::sandbox_unavailable,
+              fmt::format("no private network namespace ({}; unprivileged user namespaces may be "
+                          "disabled: sysctl kernel.unprivileged_userns_clone, "
+                          "user.max_user_namespaces, an AppArmor or container policy)",
+                          why));
+}
+
+} // namespace berth::sandbox

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every sandboxed run gets per-project caches for the common package managers, writable, under
+# berth's data dir (never the user's own ~/.npm or ~/.cache, which unconfined builds trust):
+# `npm install` works inside by default instead of failing with EACCES on ~/.npm.
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/sandbox_helpers.sh"
+
+VARS=(npm_config_cache npm_config_store_dir YARN_CACHE_FOLDER YARN_GLOBAL_FOLDER PIP_CACHE_DIR
+  UV_CACHE_DIR CARGO_HOME GOMODCACHE GOCACHE XDG_CACHE_HOME)
+
+attempt() {
+  local before v dir
+  before=$(fingerprint)
+  for v in "${VARS[@]}"; do
+    allowed 'd=${'"$v"':?unset}; case $d in "$XDG_DATA_HOME"/berth/cache/app-*) ;; *) echo "'"$v"'=$d" >&2; exit 1;; esac; mkdir -p "$d/x" && echo ok >"$d/x/f"'
+    dir=$(as_user "$BERTH_BIN" run agent --sandbox="$MECH" -- sh -c 'printf %s "$'"$v"'"')
+    assert_eq "$(cat "$dir/x/f")" ok "$v"
+  done
+  # The user's own caches stay read-only.
+  escape 'mkdir -p "$HOME/.npm/_cacache"'
+  escape 'mkdir -p "$HOME/.cache/pip"'
+  # --env still wins.
+  ESCAPE_OPTS=(--env PIP_CACHE_DIR=/nonexistent/mine)
+  allowed 'test "$PIP_CACHE_DIR" = /nonexistent/mine'
+  ESCAPE_OPTS=()
+  if command -v npm >/dev/null && [[ $WHO == self ]]; then
+    # A real install, offline, from a local tarball: npm writes its cache and logs.
+    local ws pkg
+    ws=$(berth path agent)
+    mkdir -p "$T/pkg-$MECH" && echo '{"name":"leftpad-local","version":"1.0.0"}' >"$T/pkg-$MECH/package.json"
+    pkg=$(cd "$T/pkg-$MECH" && npm pack --silent 2>/dev/null | tail -1)
+    cp "$T/pkg-$MECH/$pkg" "$ws/"
+    echo '{"name":"app","version":"1.0.0"}' >"$ws/package.json"
+    allowed "npm install --offline --no-audit --no-fund ./$pkg >/dev/null 2>&1 || { cat \"\$npm_config_cache\"/_logs/*.log >&2; exit 1; }"
+    test -f "$ws/node_modules/leftpad-local/package.json"
+    (cd "$ws" && rm -rf node_modules package.json package-lock.json "$pkg")
+  fi
+  assert_unchanged "$before"
+}
+escape_matrix attempt
