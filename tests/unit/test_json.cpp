@@ -70,7 +70,7 @@ TEST(Json, WorkspaceStatusOverridesStateAndAddsGit) {
   EXPECT_EQ(j["changes"].dump(), R"({"conflicted":0,"modified":3,"staged":0,"untracked":0})");
   EXPECT_TRUE(j["invalid"].is_null());
   EXPECT_EQ(j["problem"], "");
-  EXPECT_EQ(j.size(), 20u); // the 11 Workspace fields and 9 of its own
+  EXPECT_EQ(j.size(), 21u); // the 12 Workspace fields and 9 of its own
   s.workspace.invalid = "a root of /";
   EXPECT_EQ(json(s)["invalid"], "a root of /");
 }
