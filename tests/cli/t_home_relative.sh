@@ -28,9 +28,10 @@ ws=$(HOME=. berth new z)
 assert_eq "$(dirname "$(dirname "$ws")")" "$T/berth-workspaces"
 berth discard z >/dev/null
 
-# A relative XDG_DATA_HOME / XDG_CONFIG_HOME is ignored (and the root is not under them anyway).
+# A relative XDG_DATA_HOME / XDG_CONFIG_HOME is ignored (and the root is not under them anyway;
+# the project keeps the root it was given first).
 ws=$(XDG_DATA_HOME=rel/data XDG_CONFIG_HOME=rel/config berth new w)
-assert_eq "$(dirname "$(dirname "$ws")")" "$HOME/berth"
+assert_eq "$(dirname "$(dirname "$ws")")" "$T/berth-workspaces"
 [[ ! -e $T/app/rel ]]
 berth discard w >/dev/null
 
