@@ -30,6 +30,7 @@ COMMANDS = {
     "restore": "restore", "diff": "diff", "commit": "commit", "accept": "accept", "sync": "sync",
     "run": "run", "shell": "run", "pool": "pool", "watch": "watch", "doctor": "doctor",
     "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
+    "setup": "new",
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
 OWN_STATUS = {"run", "shell", "doctor", "accept", "sync"}  # accept, sync: 3 with conflicts
@@ -181,7 +182,9 @@ def check_call(validators, stem):
             schema = "restore-list"
         if command == "trust" and "--list" in rest:
             schema = "trust-list"
-        if status != 0 and command not in OWN_STATUS:
+        # 6: the workspace was made (or set up again) but a set-up command failed (errors.md).
+        if status != 0 and command not in OWN_STATUS and not (
+                status == 6 and command in ("new", "setup", "restore")):
             problems.append(f"{call}: exit status {status} without an error document")
         if command in ("accept", "sync") and isinstance(doc, dict):
             # Their own status: 3 exactly when the result lists conflicts.

@@ -32,6 +32,11 @@ enum class State {
 };
 std::string_view state_name(State state);
 
+struct Workspace;
+/// How a workspace's set-up went: "failed" (a set-up command failed: `setup_error` says which),
+/// "untrusted" (its repository's commands await `berth trust`), else "done".
+std::string_view setup_state_name(const Workspace& w);
+
 /// One workspace as the registry records it.
 struct Workspace {
   std::string name;      ///< as the user gave it ("feat/search")
@@ -49,6 +54,9 @@ struct Workspace {
   std::string synced;        ///< the target commit last merged in by `sync` ("" if never)
   int port = 0;              ///< first of its block of 10 TCP ports (0: none reserved)
   std::string setup_error;   ///< why its set-up failed ("" when it did not)
+  /// Its repository's set-up commands were skipped, not trusted yet (`berth trust`, then
+  /// `berth setup NAME`).
+  bool setup_untrusted = false;
   /// The workspace root it was made under (its path's parent). "" in a record written before
   /// berth kept it: see workspace_root_of().
   std::string root;
@@ -112,6 +120,9 @@ public:
   const std::string& workspace_root() const { return workspace_root_; }
   /// The default workspace root (used when none is configured).
   const std::string& default_workspace_root() const { return default_root_; }
+  /// Default roots of earlier berth versions that may still hold this project's workspaces, pool
+  /// slots or trash (never used for new workspaces).
+  const std::vector<std::string>& previous_workspace_roots() const { return previous_roots_; }
   const Config& config() const { return config_; }
   /// Short name of the project (folder of the main checkout).
   const std::string& project_name() const { return name_; }
@@ -127,6 +138,7 @@ public:
 private:
   std::string common_dir_, main_worktree_, current_worktree_, cwd_, berth_dir_, workspace_root_,
       default_root_, name_, object_format_, null_oid_, empty_tree_, helper_;
+  std::vector<std::string> previous_roots_;
   bool bare_ = false;
   Config config_;
 };
@@ -147,6 +159,7 @@ struct SetupEvent {
   std::string detail;
   uint64_t bytes = 0;
   int exit_status = 0;
+  uint64_t files = 0; ///< copied: how many files (a folder's entry sums its files)
 };
 using SetupListener = std::function<void(const SetupEvent&)>;
 
@@ -190,11 +203,13 @@ struct Created {
 
 /// The set-up commands of this project's .berth.toml and whether the user trusts them.
 struct TrustStatus {
-  std::vector<std::string> commands; ///< setup.run from the repository's .berth.toml
+  std::vector<std::string> commands; ///< the repository's setup commands (see source)
   std::string hash;                  ///< what trust is keyed on (with the project)
   bool trusted = false;
   std::string store;    ///< the file trust is kept in
   bool revoked = false; ///< revoke_trust: there was a trust to forget
+  /// where the commands come from: ".berth.toml", ".cursor/worktrees.json" or "conductor.json"
+  std::string source;
 };
 Result<TrustStatus> trust_status(const Project& project);
 /// Trust exactly the current list of setup commands of this project.
@@ -205,6 +220,13 @@ Result<TrustStatus> revoke_trust(const Project& project);
 Result<std::vector<std::pair<std::string, std::string>>> list_trust();
 
 Result<Created> create_workspace(const Project& project, const NewOptions& options);
+
+/// `berth setup NAME`: run the workspace's set-up again (after a failed command, a `berth
+/// trust`, or a change to the set-up config). What it has already (copies, clones, links) is
+/// left alone; the commands run again. The record's `setup_error`/`setup_untrusted` follow the
+/// outcome. Busy while it runs.
+Result<Created> set_up_again(const Project& project, std::string_view name,
+                             const SetupListener& listener);
 Result<std::vector<WorkspaceStatus>> list_workspaces(const Project& project);
 /// The workspace of that name; a half-made one (being created or discarded, or left so by a
 /// berth that died) is refused (busy, interrupted). Reads only: safe under the registry lock.
@@ -232,6 +254,10 @@ struct Snapshot {
   /// until then (or when the tree was deleted another way).
   int64_t ignored_files = -1;
   int64_t ignored_bytes = -1;
+  /// Of the ignored files deleted with it, those set-up makes in every workspace (setup.clone,
+  /// setup.link, the hooks folder): not lost work, not in ignored_files. -1 with ignored_files.
+  int64_t setup_files = -1;
+  int64_t setup_bytes = -1;
   /// What HEAD was in the workspace: "refs/heads/..." (a branch the agent checked out, or
   /// berth's own), "(detached)", or "" in a snapshot older than this record.
   std::string head_ref;
@@ -257,6 +283,9 @@ struct Discarded {
   bool unsaved_work = false;        ///< it had commits or changes beyond its base
   uint64_t ignored_files = 0;       ///< ignored files deleted with it (not snapshotted)
   uint64_t ignored_bytes = 0;
+  /// Ignored files set-up recreates (clones, links, hooks), not in ignored_files.
+  uint64_t setup_files = 0;
+  uint64_t setup_bytes = 0;
   /// False when the tree went to the background deleter, which counts its ignored files (see
   /// Snapshot::ignored_files); the two counts above are then unknown.
   bool ignored_counted = true;

@@ -30,6 +30,7 @@ bool pages_output(std::string_view name);
 
 // One per command, in src/cli/commands/<name>.cpp.
 std::string render_new(const nlohmann::json& document, const RenderContext& context);
+std::string render_setup(const nlohmann::json& document, const RenderContext& context);
 std::string render_list(const nlohmann::json& document, const RenderContext& context);
 std::string render_path(const nlohmann::json& document, const RenderContext& context);
 std::string render_status(const nlohmann::json& document, const RenderContext& context);

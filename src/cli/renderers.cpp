@@ -26,6 +26,7 @@ Renderer find_renderer(std::string_view name) {
       {"trust", render_trust},
       {"hook", render_hook},
       {"integrate", render_integrate},
+      {"setup", render_setup},
   };
   for (const auto& [op, renderer] : renderers)
     if (op == name) return renderer;

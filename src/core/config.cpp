@@ -15,7 +15,8 @@ namespace berth {
 const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> keys = {
       {"workspace_root", std::string(),
-       "where workspaces live; empty means ${XDG_DATA_HOME:-~/.local/share}/berth/<project>-<id>; "
+       "where workspaces live; empty means ~/berth/<project>-<id> (no dot component; beside the "
+       "checkout when ~ is on another filesystem); "
        "a relative path is taken from the project's main checkout (and added to .git/info/exclude)",
        true},
       {"branch_prefix", std::string("berth/"), "prefix of every workspace branch", true},

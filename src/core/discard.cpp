@@ -415,9 +415,11 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
                     !project.helper().empty();
   if (auto warning = missing_helper_warning(project)) d.warnings.push_back(*warning);
   d.ignored_counted = !background;
-  std::future<std::pair<uint64_t, uint64_t>> ignored;
+  std::future<IgnoredCount> ignored;
   if (present && !background)
-    ignored = std::async(std::launch::async, [&w] { return count_ignored(w.git_dir, w.path); });
+    ignored = std::async(std::launch::async, [&w, made = setup_made_paths(project)] {
+      return count_ignored_apart(w.git_dir, w.path, made);
+    });
   // Left to the deleter, they are still named when there are any (a quick look beside the
   // snapshot, not a count).
   std::future<bool> any_ignored;
@@ -428,7 +430,13 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
     d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present));
     note_what_was_saved(project, w, *d.snapshot, present, symlinked, d);
   }
-  if (ignored.valid()) std::tie(d.ignored_files, d.ignored_bytes) = ignored.get();
+  if (ignored.valid()) {
+    auto counted = ignored.get();
+    d.ignored_files = counted.files;
+    d.ignored_bytes = counted.bytes;
+    d.setup_files = counted.setup_files;
+    d.setup_bytes = counted.setup_bytes;
+  }
   if (any_ignored.valid()) d.ignored_present = any_ignored.get();
 
   std::string doomed = move_aside(project, w, present, symlinked, d.snapshot, background);

@@ -41,7 +41,8 @@ void to_json(nlohmann::json& j, const Workspace& w) {
        {"state", std::string(state_name(w.state))},
        {"port", w.port == 0 ? nlohmann::json(nullptr) : nlohmann::json(w.port)},
        {"setup_error",
-        w.setup_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.setup_error)}};
+        w.setup_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.setup_error)},
+       {"setup_state", std::string(setup_state_name(w))}};
 }
 
 void to_json(nlohmann::json& j, const WorkspaceStatus& s) {
@@ -77,6 +78,10 @@ void to_json(nlohmann::json& j, const Snapshot& s) {
       s.ignored_files < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.ignored_files);
   j["ignored_bytes"] =
       s.ignored_bytes < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.ignored_bytes);
+  j["setup_files"] = s.ignored_files < 0 || s.setup_files < 0 ? nlohmann::json(nullptr)
+                                                              : nlohmann::json(s.setup_files);
+  j["setup_bytes"] = s.ignored_files < 0 || s.setup_bytes < 0 ? nlohmann::json(nullptr)
+                                                              : nlohmann::json(s.setup_bytes);
   j["head_ref"] = s.head_ref.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.head_ref);
   j["nested"] = s.nested.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.nested);
   j["state"] = s.state;
@@ -122,6 +127,8 @@ void to_json(nlohmann::json& j, const Discarded& d) {
         d.ignored_counted ? nlohmann::json(d.ignored_files) : nlohmann::json(nullptr)},
        {"ignored_bytes",
         d.ignored_counted ? nlohmann::json(d.ignored_bytes) : nlohmann::json(nullptr)},
+       {"setup_files", d.ignored_counted ? nlohmann::json(d.setup_files) : nlohmann::json(nullptr)},
+       {"setup_bytes", d.ignored_counted ? nlohmann::json(d.setup_bytes) : nlohmann::json(nullptr)},
        {"warnings", d.warnings}};
 }
 
@@ -163,6 +170,7 @@ void to_json(nlohmann::json& j, const SetupEvent& e) {
   j = {{"type", event}, {"subject", e.subject}, {"detail", e.detail}};
   if (e.kind == Kind::copied || e.kind == Kind::progress) j["bytes"] = e.bytes;
   if (e.kind == Kind::command_finished) j["exit_status"] = e.exit_status;
+  if (e.kind == Kind::copied) j["files"] = e.files;
 }
 
 void to_json(nlohmann::json& j, const FileChange& f) {
@@ -272,7 +280,11 @@ void to_json(nlohmann::json& j, const WatchStatus& s) {
 }
 
 void to_json(nlohmann::json& j, const TrustStatus& s) {
-  j = {{"commands", s.commands}, {"hash", s.hash}, {"trusted", s.trusted}, {"store", s.store}};
+  j = {{"commands", s.commands},
+       {"source", s.source},
+       {"hash", s.hash},
+       {"trusted", s.trusted},
+       {"store", s.store}};
 }
 
 void to_json(nlohmann::json& j, const Config& c) {

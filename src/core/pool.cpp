@@ -18,6 +18,7 @@
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/roots.hpp"
+#include "core/setup.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
 #include "core/watch.hpp"
@@ -61,6 +62,10 @@ struct SlotRecord {
   /// file's identity (git replaces it on every write), and the watcher's token for its tree.
   std::string index_key;
   std::string watch_token;
+  /// The set-up the slot carries (prepare_pool_slot): the clones and links made in it, and the
+  /// inputs they were made from (setup_inputs_key); a slot whose key is not today's is stale.
+  std::string setup_key;
+  std::vector<std::string> prepared;
 };
 
 Result<void> save_slot(const Project& project, const SlotRecord& r) {
@@ -73,7 +78,9 @@ Result<void> save_slot(const Project& project, const SlotRecord& r) {
                       {"pid", r.pid},
                       {"pid_start", r.pid_start},
                       {"index_key", r.index_key},
-                      {"watch_token", r.watch_token}};
+                      {"watch_token", r.watch_token},
+                      {"setup_key", r.setup_key},
+                      {"prepared", r.prepared}};
   if (auto made = util::make_dirs(records_dir(project)); !made)
     return fail(ErrorCode::io_error, made.error());
   if (auto written = util::write_file_atomic(record_path(project, r.slot.id), j.dump(1) + "\n");
@@ -102,6 +109,10 @@ std::vector<SlotRecord> load_slots(const Project& project) {
     r.pid_start = j.value("pid_start", int64_t{0});
     r.index_key = j.value("index_key", std::string());
     r.watch_token = j.value("watch_token", std::string());
+    r.setup_key = j.value("setup_key", std::string());
+    if (auto made = j.find("prepared"); made != j.end() && made->is_array())
+      for (const auto& path : *made)
+        if (path.is_string()) r.prepared.push_back(path.get<std::string>());
     if (r.slot.id.empty() || r.slot.path.empty()) continue;
     slots.push_back(std::move(r));
   }
@@ -115,7 +126,12 @@ void forget_slot(const Project& project, const SlotRecord& r) {
   if (util::is_directory(r.slot.git_dir)) (void)move_hostile_aside(r.slot.git_dir);
   (void)git_status_of(
       repo_call(project, {"worktree", "remove", "--force", "--force", r.slot.path}));
-  if (util::is_directory(r.slot.path) && util::is_within(r.slot.path, slots_dir(project)))
+  // A slot made under an earlier root (another workspace_root, or an older berth's default) is
+  // removed there too: never orphaned.
+  std::string slots = util::dirname(util::lexically_normal(r.slot.path));
+  if (util::is_directory(r.slot.path) &&
+      (slots == util::lexically_normal(slots_dir(project)) ||
+       (util::basename(slots) == ".pool" && is_standard_root(project, util::dirname(slots)))))
     (void)util::remove_tree(r.slot.path);
   ::unlink(record_path(project, r.slot.id).c_str());
 }
@@ -167,8 +183,19 @@ bool slot_untouched(const Project& project, const SlotRecord& r) {
   Workspace w;
   w.path = r.slot.path;
   w.git_dir = r.slot.git_dir;
-  auto call = workspace_call(w, {"status", "--porcelain=v2", "-z", "--untracked-files=all",
-                                 "--ignored=matching", "--ignore-submodules=none"});
+  std::vector<std::string> args{"status",
+                                "--porcelain=v2",
+                                "-z",
+                                "--untracked-files=all",
+                                "--ignored=matching",
+                                "--ignore-submodules=none"};
+  // The set-up the slot was prepared with is ignored files on purpose.
+  if (!r.prepared.empty()) {
+    args.insert(args.end(), {"--", "."});
+    for (const auto& path : r.prepared)
+      args.push_back(":(exclude,literal)" + path);
+  }
+  auto call = workspace_call(w, args);
   call.env["GIT_OPTIONAL_LOCKS"] = "0";
   auto status = git_status_of(call);
   return status && status->ok() && status->out.empty();
@@ -181,6 +208,17 @@ Result<std::string> main_head(const Project& project) {
       {"rev-parse", "--verify", "-q", "HEAD^{commit}"}, where, {}, {}, util::Stream::pipe}));
   if (!r.ok()) return std::string();
   return chomp(r.out);
+}
+
+// The slot carries the project's set-up copies (clones, links; never a command), so that the
+// `new` taking it does not copy a big node_modules: made after the checkout settled, before the
+// watcher's token is taken (the copies are part of the slot as settled).
+Result<void> prepare(const Project& project, SlotRecord& r, const Workspace& w) {
+  r.setup_key = setup_inputs_key(project);
+  r.prepared.clear();
+  if (r.setup_key.empty()) return {};
+  r.prepared = BERTH_TRY(prepare_pool_slot(project, w));
+  return {};
 }
 
 // Make one ready slot. Its record is made under the lock ("filling", held by this process: a
@@ -246,6 +284,11 @@ Result<void> make_slot(const Project& project, const std::string& commit) {
                   fmt::format("the checkout of a pool slot failed: {}", last_line(checked->err))));
   }
   settle_index(w);
+  if (auto prepared = prepare(project, r, w); !prepared) {
+    auto lock = registry.lock();
+    forget_slot(project, r);
+    return tl::unexpected(prepared.error());
+  }
   note_settled(project, r);
   auto lock = BERTH_TRY(registry.lock());
   r.slot.state = "ready";
@@ -392,10 +435,10 @@ bool recycle_tree(const Project& project, const std::string& path, const std::st
       ok(git_status_of(workspace_call(w, {"clean", "-ffdxq"}))) && looks_fresh(w);
   if (fresh) {
     settle_index(w);
-    note_settled(project, r);
     auto status = git_status_of(workspace_call(
         w, {"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching"}));
-    fresh = ok(status) && status->out.empty();
+    fresh = ok(status) && status->out.empty() && prepare(project, r, w).has_value();
+    if (fresh) note_settled(project, r);
   }
   auto lock = registry.lock();
   if (!fresh) {
@@ -430,7 +473,7 @@ int reap_trash(const Project& project, int64_t room = 0, const std::string& comm
     std::string dir = util::join(root, ".trash");
     // Only today's root recycles: a slot lives there, and a rename cannot cross file systems.
     bool todays = dir == util::lexically_normal(trash_dir(project));
-    bool standard = todays || root == util::lexically_normal(project.default_workspace_root());
+    bool standard = todays || is_standard_root(project, root);
     for (const auto& name : entries_of(dir)) {
       std::string path = util::join(dir, name);
       // A root named by a record or by `discard` is not one berth chose itself: there, only what
@@ -474,11 +517,15 @@ namespace {
 // Under the lock: the first sound ready slot, moved to `path` (a rename) and gone from the pool,
 // so that no other `new` takes it too.
 Result<std::optional<TakenSlot>> claim_pool_slot(const Project& project, const std::string& path) {
+  // A slot prepared with other set-up inputs (the user ran `npm install`, changed setup.clone)
+  // would hand over a stale node_modules: left for the background filler to refresh.
+  std::string setup_key = setup_inputs_key(project);
   Registry registry(project.berth_dir());
   auto lock = BERTH_TRY(registry.lock());
   // Slots are used whenever there are some (even made by hand with pool.size = 0).
   for (auto& r : load_slots(project)) {
     if (r.slot.state != "ready" || !util::is_directory(r.slot.path)) continue;
+    if (r.setup_key != setup_key) continue;
     // The repository was moved: the slot's admin dir is git's one now, where git's links prove it
     // (after `git worktree repair`); a slot they do not is dropped (it holds no one's work).
     if (!util::is_directory(r.slot.git_dir)) {
@@ -508,7 +555,7 @@ Result<std::optional<TakenSlot>> claim_pool_slot(const Project& project, const s
       continue;
     }
     ::unlink(record_path(project, r.slot.id).c_str());
-    return std::optional<TakenSlot>(TakenSlot{r.slot.git_dir, r.slot.commit});
+    return std::optional<TakenSlot>(TakenSlot{r.slot.git_dir, r.slot.commit, r.prepared});
   }
   return std::optional<TakenSlot>();
 }
@@ -557,8 +604,12 @@ Result<PoolStatus> pool_status(const Project& project) {
 Result<PoolStatus> pool_fill(const Project& project, int64_t count) {
   {
     Registry registry(project.berth_dir());
+    std::string setup_key = setup_inputs_key(project);
     auto lock = BERTH_TRY(registry.lock());
     drop_dead_slots(project);
+    // Refreshed: a ready slot prepared with other set-up inputs goes, and is made again below.
+    for (const auto& r : load_slots(project))
+      if (r.slot.state == "ready" && r.setup_key != setup_key) forget_slot(project, r);
   }
   std::string commit = BERTH_TRY(main_head(project));
   // Discarded trees first: recycled into the pool while it has room, deleted beyond that.

@@ -6,12 +6,15 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace berth {
 
 struct TakenSlot {
   std::string git_dir; ///< the slot's worktree admin dir (now the workspace's)
   std::string commit;  ///< what its files and index hold
+  /// setup.clone / setup.link paths made in it ahead of time (done: set-up skips them)
+  std::vector<std::string> prepared;
 };
 
 /// Move a ready slot to `path` (under the project lock, taken here: call it without), then,

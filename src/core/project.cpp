@@ -7,6 +7,7 @@
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -66,23 +67,71 @@ std::string current_directory() {
   return buf;
 }
 
-// The default workspace root is named after the common dir, so that two projects of one name
-// never share it; but a project the user moves must keep finding its workspaces (and pool and
-// trash). The registry (which moves with the repository) records the root berth chose: a moved
-// project keeps it, a copy (whose original is still there) gets its own.
-std::string settled_default_root(const std::string& berth_dir, const std::string& common_dir,
-                                 const std::string& computed) {
+// The default workspace root: a folder with no dot component anywhere in its path (tools treat
+// everything under a dot-directory as hidden: express's `send` refuses to serve such files, and
+// 55 of express's tests fail under ~/.local/share), outside the project, and on the project's
+// filesystem where possible (set-up clones are copy-on-write and discards are renames only
+// within one filesystem). In order: ~/berth/<leaf> when it is on the project's filesystem;
+// <folder of the checkout>/berth-workspaces/<leaf> beside it (git's own advice puts worktrees
+// beside the checkout) when that folder is writable; ~/berth/<leaf> across filesystems; the old
+// ${XDG_DATA_HOME:-~/.local/share}/berth/<leaf> when HOME is unusable. See ADR 0009.
+std::string choose_default_root(const std::string& anchor, const std::string& leaf) {
+  auto usable = [&](const std::string& root) {
+    return root.front() == '/' && util::dot_component(root).empty() &&
+           !util::is_within(root, anchor) && !util::is_within(anchor, root);
+  };
+  std::string home = util::home_dir();
+  std::string in_home =
+      home.front() == '/' ? util::join(util::lexically_normal(home), "berth/" + leaf) : "";
+  bool home_ok = !in_home.empty() && usable(in_home);
+  uint64_t device = util::device_of(anchor);
+  if (home_ok && device != 0 && util::device_of(in_home) == device) return in_home;
+  std::string parent = util::dirname(anchor);
+  std::string beside = util::join(parent, "berth-workspaces/" + leaf);
+  if (parent != "/" && usable(beside) && util::device_of(beside) == device &&
+      ::access(parent.c_str(), W_OK) == 0)
+    return beside;
+  if (home_ok) return in_home;
+  if (!in_home.empty()) return in_home; // HOME itself has a dot: new warns once
+  return util::join(util::data_home(), "berth/" + leaf);
+}
+
+// The root is chosen once per project and recorded in the registry (<berth>/project.json), which
+// moves with the repository: a project the user moves keeps finding its workspaces (and pool and
+// trash), a copy (whose original is still there) gets its own. A recorded root with a dot
+// component (chosen by an older berth) gives way to a new choice; it is kept as a previous root,
+// so that its workspaces, pool slots and trash stay berth's (ADR 0009).
+struct SettledRoot {
+  std::string root;
+  std::vector<std::string> previous;
+};
+SettledRoot settled_default_root(const std::string& berth_dir, const std::string& common_dir,
+                                 const std::string& computed, const std::string& legacy) {
   auto home = read_project_home(berth_dir);
-  std::string root = computed;
+  SettledRoot settled{computed, {}};
+  if (home) settled.previous = home->previous_roots;
   if (home && home->default_root.front() == '/' &&
-      (home->common_dir == common_dir || !util::exists(home->common_dir)))
-    root = home->default_root;
-  // Moved or copied: the record follows (best effort; the first `new` writes it, so that a
-  // refused command changes nothing).
-  if (home && (home->common_dir != common_dir || home->default_root != root))
+      (home->common_dir == common_dir || !util::exists(home->common_dir))) {
+    if (!util::dot_component(home->default_root).empty() && util::dot_component(computed).empty()) {
+      if (std::find(settled.previous.begin(), settled.previous.end(), home->default_root) ==
+          settled.previous.end())
+        settled.previous.push_back(home->default_root);
+    } else {
+      settled.root = home->default_root;
+    }
+  }
+  // Moved, copied or upgraded: the record follows (best effort; the first `new` writes it, so
+  // that a refused command changes nothing).
+  if (home && (home->common_dir != common_dir || home->default_root != settled.root ||
+               home->previous_roots != settled.previous))
     if (auto lock = Registry(berth_dir).lock())
-      (void)write_project_home(berth_dir, {common_dir, root});
-  return root;
+      (void)write_project_home(berth_dir, {common_dir, settled.root, settled.previous});
+  // The old default (from before berth recorded roots) may hold workspaces whose records name
+  // no root: it stays known while it exists.
+  if (legacy != settled.root && util::is_directory(legacy) &&
+      std::find(settled.previous.begin(), settled.previous.end(), legacy) == settled.previous.end())
+    settled.previous.push_back(legacy);
+  return settled;
 }
 
 std::string work_tree_file(const std::string& berth_dir) {
@@ -270,11 +319,14 @@ Result<Project> Project::open(const ProjectOptions& options) {
   std::string repo_file = p.bare_ ? std::string() : util::join(p.main_worktree_, ".berth.toml");
   p.config_ = BERTH_TRY(Config::load(user_file, repo_file, options.config_flags));
 
-  p.default_root_ = settled_default_root(
-      p.berth_dir_, p.common_dir_,
-      util::join(util::data_home(),
-                 fmt::format("berth/{}-{:08x}", p.name_,
-                             static_cast<uint32_t>(util::fnv1a(p.common_dir_)))));
+  std::string leaf =
+      fmt::format("{}-{:08x}", p.name_, static_cast<uint32_t>(util::fnv1a(p.common_dir_)));
+  auto settled =
+      settled_default_root(p.berth_dir_, p.common_dir_,
+                           choose_default_root(p.bare_ ? p.common_dir_ : p.main_worktree_, leaf),
+                           util::join(util::data_home(), "berth/" + leaf));
+  p.default_root_ = std::move(settled.root);
+  p.previous_roots_ = std::move(settled.previous);
   const std::string& configured_root = p.config_.get_string("workspace_root");
   std::string root = util::expand_home(configured_root);
   if (root != configured_root && (root.empty() || root.front() != '/'))

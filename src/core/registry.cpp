@@ -41,6 +41,11 @@ std::string_view state_name(State state) {
   return "?";
 }
 
+std::string_view setup_state_name(const Workspace& w) {
+  if (!w.setup_error.empty()) return "failed";
+  return w.setup_untrusted ? "untrusted" : "done";
+}
+
 std::string workspace_to_record(const Workspace& w) {
   nlohmann::json j = {{"version", kRecordVersion},
                       {"name", w.name},
@@ -58,6 +63,7 @@ std::string workspace_to_record(const Workspace& w) {
                       {"synced", w.synced},
                       {"port", w.port},
                       {"setup_error", w.setup_error},
+                      {"setup_untrusted", w.setup_untrusted},
                       {"root", w.root},
                       {"start", w.start}};
   return j.dump(2) + "\n";
@@ -91,6 +97,7 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.synced = j.value("synced", std::string());
     w.port = j.value("port", 0);
     w.setup_error = j.value("setup_error", std::string());
+    w.setup_untrusted = j.value("setup_untrusted", false);
     // Absent from records written before berth kept each workspace's root.
     w.root = j.value("root", std::string());
     w.start = j.value("start", std::string());
@@ -107,18 +114,22 @@ std::optional<ProjectHome> read_project_home(const std::string& berth_dir) {
   if (!text) return std::nullopt;
   auto j = nlohmann::json::parse(*text, nullptr, false);
   if (!j.is_object()) return std::nullopt;
-  ProjectHome home{j.value("common_dir", std::string()), j.value("default_root", std::string())};
+  ProjectHome home{
+      j.value("common_dir", std::string()), j.value("default_root", std::string()), {}};
   if (home.common_dir.empty() || home.default_root.empty()) return std::nullopt;
+  if (auto previous = j.find("previous_roots"); previous != j.end() && previous->is_array())
+    for (const auto& root : *previous)
+      if (root.is_string() && root.get<std::string>().rfind('/', 0) == 0)
+        home.previous_roots.push_back(root.get<std::string>());
   return home;
 }
 
 Result<void> write_project_home(const std::string& berth_dir, const ProjectHome& home) {
   std::string text;
   try {
-    text =
-        nlohmann::json{{"common_dir", home.common_dir}, {"default_root", home.default_root}}.dump(
-            2) +
-        "\n";
+    nlohmann::json j{{"common_dir", home.common_dir}, {"default_root", home.default_root}};
+    if (!home.previous_roots.empty()) j["previous_roots"] = home.previous_roots;
+    text = j.dump(2) + "\n";
   } catch (const nlohmann::json::exception&) {
     return fail(ErrorCode::io_error, "the project's paths are not valid UTF-8");
   }

@@ -37,6 +37,9 @@ private:
 struct ProjectHome {
   std::string common_dir;
   std::string default_root;
+  /// Default roots an older berth chose (one with a dot component, ~/.local/share/berth/...):
+  /// their workspaces, pool slots and trash are still berth's, new ones go to default_root.
+  std::vector<std::string> previous_roots;
 };
 std::optional<ProjectHome> read_project_home(const std::string& berth_dir);
 /// Write it (call under the project lock).

@@ -29,11 +29,20 @@ std::vector<std::string> noted_roots(const Project& project) {
   return roots;
 }
 
+} // namespace
+
 bool is_standard_root(const Project& project, const std::string& root) {
   std::string r = util::lexically_normal(root);
-  return r == util::lexically_normal(project.workspace_root()) ||
-         r == util::lexically_normal(project.default_workspace_root());
+  if (r == util::lexically_normal(project.workspace_root()) ||
+      r == util::lexically_normal(project.default_workspace_root()))
+    return true;
+  // An earlier berth's default root (~/.local/share/berth/...): its workspaces are still ours.
+  for (const auto& previous : project.previous_workspace_roots())
+    if (r == util::lexically_normal(previous)) return true;
+  return false;
 }
+
+namespace {
 
 bool has_entries(const std::string& dir) {
   util::DirEntries entries(dir);
@@ -69,6 +78,8 @@ bool deletable_workspace_path(const Project& project, const Workspace& w) {
 std::vector<std::string> workspace_roots(const Project& project) {
   std::vector<std::string> roots{util::lexically_normal(project.workspace_root()),
                                  util::lexically_normal(project.default_workspace_root())};
+  for (const auto& previous : project.previous_workspace_roots())
+    roots.push_back(util::lexically_normal(previous));
   Registry registry(project.berth_dir());
   if (auto all = registry.load_all())
     for (const auto& w : *all)

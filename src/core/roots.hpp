@@ -16,6 +16,10 @@ namespace berth {
 /// neither: such a workspace is not berth's to delete.
 std::string workspace_root_of(const Project& project, const Workspace& workspace);
 
+/// Is `root` one berth chose itself: today's configured or default root, or an earlier berth's
+/// default (Project::previous_workspace_roots)?
+bool is_standard_root(const Project& project, const std::string& root);
+
 /// May berth delete the workspace's directory? Only a direct child of the root its record names
 /// (never the root itself, the project's checkout or git dir, or anything holding them).
 bool deletable_workspace_path(const Project& project, const Workspace& workspace);

@@ -7,17 +7,23 @@
 // project's ignore rules do not cover, as berth does for workspace folders).
 #include "core/setup.hpp"
 
+#include "core/lease.hpp"
+#include "core/name.hpp"
 #include "core/registry.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/copy_tree.hpp"
+#include "util/dir.hpp"
 #include "util/paths.hpp"
 #include "util/temp_dir.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
+#include <map>
 #include <set>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace berth {
@@ -43,6 +49,65 @@ std::string include_patterns(const std::string& worktreeinclude,
 
 namespace {
 
+// Trees that name their own absolute path inside them, by the file that marks each: a copy in the
+// workspace still points at the user's (a venv's bin/pip and activate run the user's python and
+// install into the user's site-packages; a conda env's scripts and prefix records likewise; a
+// CMake build directory builds the user's checkout's sources, not the workspace's).
+struct Marker {
+  const char* file;
+  bool directory;
+  const char* what;
+};
+constexpr Marker kNotRelocatable[] = {
+    {"pyvenv.cfg", false, "a Python virtual environment (pyvenv.cfg)"},
+    {"conda-meta", true, "a conda environment (conda-meta/)"},
+    {"CMakeCache.txt", false, "a CMake build directory (CMakeCache.txt)"},
+};
+
+const Marker* marker_in(const std::string& dir) {
+  for (const auto& m : kNotRelocatable) {
+    std::string at = util::join(dir, m.file);
+    if (m.directory ? util::is_directory(at) : (util::exists(at) && !util::is_directory(at)))
+      return &m;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+std::string not_relocatable(const std::string& main, const std::string& rel, std::string* where) {
+  // The entry itself, then two levels inside it: .tox/py311 and .nox/tests hold venvs one level
+  // down, a folder of environments (envs/<name>) two. Deeper is not looked at: a node_modules of
+  // thousands of folders must stay cheap to clone.
+  std::vector<std::pair<std::string, int>> todo{{rel, 0}};
+  for (size_t i = 0; i < todo.size(); ++i) {
+    auto [at, depth] = todo[i];
+    std::string dir = util::join(main, at);
+    if (!util::is_directory(dir)) continue;
+    if (const Marker* m = marker_in(dir)) {
+      if (where) *where = at;
+      return m->what;
+    }
+    if (depth == 2) continue;
+    for (const auto& e : util::DirEntries(dir))
+      if (e.type == DT_DIR) todo.emplace_back(util::join(at, std::string(e.name)), depth + 1);
+  }
+  return {};
+}
+
+std::string not_relocatable_advice(const std::string& what) {
+  if (what.rfind("a Python", 0) == 0)
+    return "create it in each workspace instead, with a setup.run command such as `uv sync` or "
+           "`python3 -m venv .venv && .venv/bin/pip install -r requirements.txt`";
+  if (what.rfind("a conda", 0) == 0)
+    return "create it in each workspace instead, with a setup.run command such as "
+           "`conda env create -p ./.conda -f environment.yml`, or share it with setup.link";
+  return "configure a build directory in each workspace instead, with a setup.run command such "
+         "as `cmake -B build`";
+}
+
+namespace {
+
 using Kind = SetupEvent::Kind;
 
 // One set-up run: the workspace, where its files come from, and what it reports.
@@ -50,6 +115,8 @@ struct Setup {
   const Project& project;
   const Workspace& w;
   const SetupListener& listener;
+  bool rerun = false; ///< `berth setup`: what the workspace has already is done, not a warning
+  std::set<std::string> prepared; ///< clones and links made in its pool slot ahead of time
   SetupReport report;
 
   const std::string& main() const { return project.main_worktree(); }
@@ -102,7 +169,49 @@ struct Setup {
     std::string method(
         util::copy_method_name(stats.any_file ? stats.method : util::CopyMethod::copy));
     report.copies.push_back({rel, kind, method, stats.files, stats.bytes});
-    emit({Kind::copied, rel, method, stats.bytes, 0});
+    emit({Kind::copied, rel, method, stats.bytes, 0, stats.files});
+  }
+
+  // Files (relative paths) grouped by folder: a folder holding several of them is one entry
+  // ("config/", 3), a file alone in its folder is its own ("config/local.yaml", 1). In order.
+  static std::vector<std::pair<std::string, uint64_t>>
+  by_folder(const std::vector<std::string>& files) {
+    std::map<std::string, uint64_t> in_folder;
+    for (const auto& f : files)
+      ++in_folder[util::dirname("/" + f)];
+    std::vector<std::pair<std::string, uint64_t>> entries;
+    std::set<std::string> seen;
+    for (const auto& f : files) {
+      std::string folder = util::dirname("/" + f);
+      bool grouped = folder != "/" && in_folder[folder] > 1;
+      std::string entry = grouped ? folder.substr(1) + "/" : f;
+      if (seen.insert(entry).second) entries.emplace_back(entry, grouped ? in_folder[folder] : 1);
+    }
+    return entries;
+  }
+
+  // Copy each file, reported one line per folder (by_folder): the slowest method any file
+  // needed, the files and bytes summed.
+  Result<void> copy_grouped(const std::vector<std::string>& files, const char* kind) {
+    std::map<std::string, util::CopyStats> stats;
+    for (const auto& rel : files) {
+      auto one = BERTH_TRY(copy(rel, false));
+      std::string folder = util::dirname("/" + rel);
+      auto& sum = stats[folder];
+      if (one.any_file && (!sum.any_file || one.method > sum.method)) sum.method = one.method;
+      sum.any_file = sum.any_file || one.any_file;
+      sum.files += one.files;
+      sum.bytes += one.bytes;
+    }
+    for (const auto& [entry, count] : by_folder(files)) {
+      if (count > 1) {
+        record_copy(entry, kind, stats["/" + entry.substr(0, entry.size() - 1)]);
+        continue;
+      }
+      // A file alone in its folder: its folder's sum is its own.
+      record_copy(entry, kind, stats[util::dirname("/" + entry)]);
+    }
+    return {};
   }
 
   Result<void> included_files();
@@ -140,15 +249,44 @@ Result<void> Setup::included_files() {
     if (!p.empty()) candidates.push_back(std::move(p));
   }
   auto ignored = BERTH_TRY(ignored_in_main(candidates));
+  // A folder that is not relocatable (a venv named by `.venv/` or `.venv/**`): refused once.
+  std::map<std::string, std::string> refused; // its path -> what it is
+  auto inside_refused = [&](const std::string& rel) -> bool {
+    for (auto slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+      std::string folder = rel.substr(0, slash);
+      if (refused.count(folder)) return true;
+      if (const Marker* m = marker_in(util::join(main(), folder))) {
+        refused[folder] = m->what;
+        warn(fmt::format("{}/ not copied: it is {}, which is not relocatable (a copy keeps "
+                         "pointing at your checkout's); {}",
+                         folder, m->what, not_relocatable_advice(m->what)));
+        return true;
+      }
+    }
+    return false;
+  };
+  std::vector<std::string> copied, unignored;
   for (const auto& rel : candidates) {
-    if (!ignored.count(rel)) continue;
-    if (util::exists(util::join(w.path, rel))) {
-      warn(fmt::format("{} not copied: the workspace already has it", rel));
+    if (!ignored.count(rel)) {
+      // Named, but git does not ignore it: the user's work in progress, never set-up. Said, so
+      // that a .worktreeinclude entry that never copies anything is not a mystery.
+      unignored.push_back(rel);
       continue;
     }
-    record_copy(rel, "include", BERTH_TRY(copy(rel, false)));
+    if (inside_refused(rel)) continue;
+    if (util::exists(util::join(w.path, rel))) {
+      if (!rerun) warn(fmt::format("{} not copied: the workspace already has it", rel));
+      continue;
+    }
+    copied.push_back(rel);
   }
-  return {};
+  for (const auto& [entry, files] : by_folder(unignored))
+    warn(fmt::format("{} not copied: named by .worktreeinclude or setup.copy, but git does not "
+                     "ignore {} (only ignored files are copied: add {} to .gitignore if it is "
+                     "generated)",
+                     entry, files == 1 ? "it" : fmt::format("its {} files", files), entry));
+  // One line per folder, not one per file (husky's .husky/_ holds a dozen hooks).
+  return copy_grouped(copied, "include");
 }
 
 // A relative core.hooksPath (husky: .husky/_) is resolved in each worktree, and the hooks there
@@ -162,11 +300,11 @@ Result<void> Setup::hooks() {
   if (rel.empty() || !util::is_directory(util::join(main(), rel))) return {};
   auto listed = BERTH_TRY(git(main_call({"ls-files", "-z", "--others", "--ignored",
                                          "--exclude-standard", "--", ":(literal)" + rel})));
-  for (const auto& path : split_z(listed.out)) {
-    if (path.empty() || path.back() == '/' || util::exists(util::join(w.path, path))) continue;
-    record_copy(path, "hooks", BERTH_TRY(copy(path, false)));
-  }
-  return {};
+  std::vector<std::string> files;
+  for (const auto& path : split_z(listed.out))
+    if (!path.empty() && path.back() != '/' && !util::exists(util::join(w.path, path)))
+      files.push_back(path);
+  return copy_grouped(files, "hooks");
 }
 
 // The (ignored) paths of a setup.clone or setup.link list that exist in the main checkout.
@@ -190,8 +328,28 @@ Result<std::vector<std::string>> cache_paths(Setup& s, const char* key) {
       s.warn(fmt::format("{}: '{}' skipped: git does not ignore it", key, rel));
       continue;
     }
+    if (s.prepared.count(rel) &&
+        (util::exists(util::join(s.w.path, rel)) || util::is_symlink(util::join(s.w.path, rel)))) {
+      // Made in the pool slot this workspace came from, with today's inputs: done.
+      std::string_view kind(key);
+      s.report.copies.push_back({rel, kind == "setup.clone" ? "clone" : "link", "pool", 0, 0});
+      s.emit({Kind::copied, rel, "pool", 0, 0, 0});
+      continue;
+    }
     if (util::exists(util::join(s.w.path, rel)) || util::is_symlink(util::join(s.w.path, rel))) {
-      s.warn(fmt::format("{}: '{}' skipped: the workspace already has it", key, rel));
+      if (!s.rerun) s.warn(fmt::format("{}: '{}' skipped: the workspace already has it", key, rel));
+      continue;
+    }
+    // A copy of a venv (or a conda env, a CMake build dir) is the user's in disguise: its pip
+    // installs into the user's site-packages. A link shares it on purpose and is left alone.
+    std::string where;
+    if (std::string what = not_relocatable(s.main(), rel, &where);
+        !what.empty() && std::string_view(key) == "setup.clone") {
+      s.warn(fmt::format("setup.clone: '{}' not copied: {} is {}, which is not relocatable (the "
+                         "copy keeps pointing at your checkout's, and installs there would change "
+                         "yours); {}",
+                         rel, where == rel ? "it" : "'" + where + "'", what,
+                         not_relocatable_advice(what)));
       continue;
     }
     out.push_back(rel);
@@ -380,17 +538,18 @@ Result<void> Setup::lfs() {
 // Setup commands run last, in the workspace, with its environment. A repository's list runs only
 // once the user trusted exactly that list; the user's own config needs no trust.
 Result<void> Setup::commands() {
-  const auto& entry = project.config().entry("setup.run");
-  const auto& list = std::get<std::vector<std::string>>(entry.value);
+  auto listed = setup_commands(project);
+  const auto& list = listed.commands;
   if (list.empty()) return {};
   bool trusted = true;
-  if (entry.source.layer == ConfigSource::Layer::repository)
-    trusted = BERTH_TRY(trust_status(project)).trusted;
+  if (listed.needs_trust) trusted = BERTH_TRY(trust_status(project)).trusted;
   if (!trusted) {
+    std::string how = fmt::format("not trusted yet: review the setup commands in {}, then run "
+                                  "`berth trust` and `berth setup {}`",
+                                  listed.source, w.name);
     for (const auto& command : list) {
       report.commands.push_back({command, false, false, 0, {}});
-      emit({Kind::skipped, command,
-            "not trusted yet: review setup.run in .berth.toml, then run `berth trust`", 0, 0});
+      emit({Kind::skipped, command, how, 0, 0});
     }
     return {};
   }
@@ -401,6 +560,12 @@ Result<void> Setup::commands() {
   options.group = util::ProcessGroup::own;
   for (const auto& [key, value] : workspace_environment(project, w))
     options.env[key] = value;
+  // What Cursor's and Conductor's set-up scripts expect (their files are read as set-up too):
+  // where the user's checkout is, and the new workspace.
+  options.env["ROOT_WORKTREE_PATH"] = main();
+  options.env["CONDUCTOR_ROOT_PATH"] = main();
+  options.env["CONDUCTOR_WORKSPACE_PATH"] = w.path;
+  options.env["CONDUCTOR_WORKSPACE_NAME"] = w.name;
   for (const auto& command : list) {
     SetupReport::Command ran{command, true, false, 0, {}};
     if (report.failed) { // an earlier command failed: later ones likely depend on it
@@ -437,8 +602,11 @@ Result<void> Setup::commands() {
 } // namespace
 
 Result<SetupReport> set_up_workspace(const Project& project, const Workspace& workspace,
-                                     const SetupListener& listener) {
-  Setup setup{project, workspace, listener, {}};
+                                     const SetupListener& listener, bool rerun,
+                                     const std::vector<std::string>& prepared) {
+  Setup setup{
+      project, workspace, listener, rerun, std::set<std::string>(prepared.begin(), prepared.end()),
+      {}};
   // Copies come from the main checkout; a bare repository has none.
   if (!project.main_worktree().empty() && util::is_directory(project.main_worktree())) {
     BERTH_TRY(setup.included_files());
@@ -450,6 +618,90 @@ Result<SetupReport> set_up_workspace(const Project& project, const Workspace& wo
   BERTH_TRY(setup.lfs());
   BERTH_TRY(setup.commands());
   return std::move(setup.report);
+}
+
+void note_setup_outcome(const SetupReport& report, Workspace& w) {
+  w.setup_error.clear();
+  for (const auto& c : report.commands)
+    if (c.ran && c.exit_status != 0) {
+      w.setup_error = fmt::format("setup command failed (exit {}): {}", c.exit_status, c.command);
+      break;
+    }
+  w.setup_untrusted = false;
+  for (const auto& c : report.commands)
+    w.setup_untrusted = w.setup_untrusted || !c.trusted;
+}
+
+Result<Created> set_up_again(const Project& project, std::string_view name,
+                             const SetupListener& listener) {
+  // Busy while it runs: a discard or another set-up must not pull the tree from under it.
+  Lease lease = BERTH_TRY(Lease::take(project, name, "setup"));
+  Workspace w = lease.workspace();
+  Created again;
+  again.setup = BERTH_TRY(set_up_workspace(project, w, listener, true));
+  {
+    Registry registry(project.berth_dir());
+    auto lock = BERTH_TRY(registry.lock());
+    auto record = BERTH_TRY(registry.load(name_slug(w.name)));
+    if (!record) return fail(ErrorCode::not_found, fmt::format("workspace '{}' is gone", w.name));
+    note_setup_outcome(again.setup, *record);
+    BERTH_TRY(registry.save(*record));
+  }
+  lease.release();
+  auto record = BERTH_TRY(Registry(project.berth_dir()).load(name_slug(w.name)));
+  if (!record) return fail(ErrorCode::not_found, fmt::format("workspace '{}' is gone", w.name));
+  again.workspace = *record;
+  return again;
+}
+
+std::vector<std::string> setup_made_paths(const Project& project) {
+  std::vector<std::string> paths;
+  for (const char* key : {"setup.clone", "setup.link"})
+    for (const auto& raw : project.config().get_list(key))
+      if (std::string rel = setup_path(raw); !rel.empty()) paths.push_back(rel);
+  auto hooks = git_status_of(repo_call(project, {"config", "--get", "core.hooksPath"}));
+  if (hooks && hooks->ok())
+    if (std::string rel = setup_path(chomp(hooks->out)); !rel.empty()) paths.push_back(rel);
+  return paths;
+}
+
+Result<std::vector<std::string>> prepare_pool_slot(const Project& project, const Workspace& slot) {
+  std::vector<std::string> made;
+  if (project.main_worktree().empty() || !util::is_directory(project.main_worktree())) return made;
+  static const SetupListener quiet;
+  Setup setup{project, slot, quiet, false, {}, {}};
+  BERTH_TRY(setup.clones());
+  BERTH_TRY(setup.links());
+  for (const auto& c : setup.report.copies)
+    made.push_back(c.path);
+  return made;
+}
+
+std::string setup_inputs_key(const Project& project) {
+  const auto& clones = project.config().get_list("setup.clone");
+  const auto& links = project.config().get_list("setup.link");
+  if (clones.empty() && links.empty()) return {};
+  std::string text = trust_text(clones) + trust_text(links);
+  const std::string& main = project.main_worktree();
+  auto identity = [&](const std::string& path, std::string_view name) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0) return;
+    text += fmt::format("{}\t{} {} {} {}.{}\n", name, st.st_ino, st.st_mode, st.st_size,
+                        st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  };
+  for (const auto& raw : clones) {
+    std::string rel = setup_path(raw);
+    if (rel.empty() || main.empty()) continue;
+    std::string from = util::join(main, rel);
+    identity(from, rel);
+    std::vector<std::string> names;
+    for (const auto& e : util::DirEntries(from))
+      names.emplace_back(e.name);
+    std::sort(names.begin(), names.end()); // readdir's order is not stable across renames
+    for (const auto& name : names)
+      identity(util::join(from, name), name);
+  }
+  return fmt::format("{:016x}", util::fnv1a(text));
 }
 
 } // namespace berth

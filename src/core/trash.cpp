@@ -5,6 +5,7 @@
 #include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/porcelain.hpp"
+#include "core/setup.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
@@ -270,18 +271,30 @@ std::string note_path(const Project& project, const std::string& ref) {
 
 std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
                                             const std::string& work_tree) {
-  std::pair<uint64_t, uint64_t> found{0, 0};
+  auto found = count_ignored_apart(git_dir, work_tree, {});
+  return {found.files, found.bytes};
+}
+
+IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
+                                 const std::vector<std::string>& setup_paths) {
+  IgnoredCount found;
   auto args = workspace_git_args(git_dir, work_tree);
   for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard"})
     args.push_back(a);
   auto listed = git_status_of(GitCall{args, work_tree, {}, {}, util::Stream::pipe});
-  if (listed && listed->ok())
-    for (const auto& file : split_z(listed->out)) {
-      struct stat st;
-      ++found.first;
-      if (::lstat(util::join(work_tree, file).c_str(), &st) == 0)
-        found.second += static_cast<uint64_t>(st.st_size);
-    }
+  if (!listed || !listed->ok()) return found;
+  for (const auto& file : split_z(listed->out)) {
+    bool made = std::any_of(setup_paths.begin(), setup_paths.end(), [&](const std::string& p) {
+      return file == p ||
+             (file.size() > p.size() && file.compare(0, p.size(), p) == 0 && file[p.size()] == '/');
+    });
+    struct stat st;
+    uint64_t size = ::lstat(util::join(work_tree, file).c_str(), &st) == 0
+                        ? static_cast<uint64_t>(st.st_size)
+                        : 0;
+    (made ? found.setup_files : found.files) += 1;
+    (made ? found.setup_bytes : found.bytes) += size;
+  }
   return found;
 }
 
@@ -631,9 +644,11 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
     }
   }
   if (!count_ignored_files) return verified;
-  auto [files, bytes] = count_ignored(git_dir, aside_path);
+  auto found = count_ignored_apart(git_dir, aside_path, setup_made_paths(project));
   if (util::make_dirs(notes_dir(project)))
-    (void)util::write_file_atomic(note_path(project, ref), fmt::format("{} {}\n", files, bytes));
+    (void)util::write_file_atomic(note_path(project, ref),
+                                  fmt::format("{} {} {} {}\n", found.files, found.bytes,
+                                              found.setup_files, found.setup_bytes));
   return verified;
 }
 
@@ -728,10 +743,14 @@ Result<std::vector<Snapshot>> list_snapshots(const Project& project,
                                                 : "lost (missing from the object store): " + shown);
     }
     if (auto note = util::read_file(note_path(project, s.ref))) {
-      long long files = -1, bytes = -1;
-      if (std::sscanf(note->c_str(), "%lld %lld", &files, &bytes) == 2) {
+      long long files = -1, bytes = -1, setup_files = 0, setup_bytes = 0;
+      // "files bytes" (older berth), then "setup_files setup_bytes".
+      if (std::sscanf(note->c_str(), "%lld %lld %lld %lld", &files, &bytes, &setup_files,
+                      &setup_bytes) >= 2) {
         s.ignored_files = files;
         s.ignored_bytes = bytes;
+        s.setup_files = setup_files;
+        s.setup_bytes = setup_bytes;
       }
     }
     list.push_back(std::move(s));

@@ -46,6 +46,16 @@ std::string trash_prefix(std::string_view name);
 std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
                                             const std::string& work_tree);
 
+/// The same, with the files under `setup_paths` (what set-up makes in every workspace: clones,
+/// links, the hooks folder; see setup_made_paths) counted apart: they are not lost work, set-up
+/// recreates them.
+struct IgnoredCount {
+  uint64_t files = 0, bytes = 0;             ///< not saved, not recreated
+  uint64_t setup_files = 0, setup_bytes = 0; ///< not saved, recreated by set-up
+};
+IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
+                                 const std::vector<std::string>& setup_paths);
+
 /// Whether the work tree holds any ignored file: an ignored folder is one entry, not walked
 /// (`--directory`), so this is cheaper than count_ignored. True when git cannot say.
 bool has_ignored(const std::string& git_dir, const std::string& work_tree);

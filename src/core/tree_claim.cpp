@@ -68,6 +68,9 @@ std::string protected_problem(const Project& project, const std::string& path) {
     if (util::is_within(*place, normal) || util::is_within(real_place, real))
       return fmt::format("{} is (or holds) {}", path, what);
   }
+  for (const auto& previous : project.previous_workspace_roots())
+    if (util::is_within(previous, normal))
+      return fmt::format("{} is (or holds) an earlier workspace root", path);
   return {};
 }
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace berth {
 
@@ -18,10 +19,90 @@ std::string trust_text(const std::vector<std::string>& commands) {
   return nlohmann::json(commands).dump() + "\n";
 }
 
-std::vector<std::string> repository_commands(const Config& config) {
-  const auto& entry = config.entry("setup.run");
-  if (entry.source.layer != ConfigSource::Layer::repository) return {};
-  return std::get<std::vector<std::string>>(entry.value);
+namespace {
+
+// Other worktree tools' set-up files, committed to the repository like .berth.toml: a team that
+// configured Cursor or Conductor needs nothing new. Read from the main checkout.
+//
+// Cursor's .cursor/worktrees.json: "setup-worktree-unix" (else "setup-worktree"), either an array
+// of shell commands run in order in the worktree, or a string naming a script relative to the
+// .cursor folder.
+std::vector<std::string> cursor_commands(const std::string& main) {
+  std::string file = util::join(main, ".cursor/worktrees.json");
+  if (util::is_symlink(file)) return {};
+  auto text = util::read_file(file);
+  if (!text) return {};
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) return {};
+  const nlohmann::json* setup = nullptr;
+  for (const char* key : {"setup-worktree-unix", "setup-worktree"})
+    if (auto it = j.find(key); !setup && it != j.end()) setup = &*it;
+  if (!setup) return {};
+  std::vector<std::string> commands;
+  if (setup->is_array()) {
+    for (const auto& c : *setup)
+      if (c.is_string() && !c.get<std::string>().empty()) commands.push_back(c.get<std::string>());
+    return commands;
+  }
+  // A script: relative to .cursor/ (lexically kept inside the project), run from the workspace
+  // as itself when executable (its #! line), else with sh. Quoted: no quote in the name.
+  if (!setup->is_string()) return {};
+  const std::string& named = setup->get<std::string>();
+  if (named.empty() || named.front() == '/' || named.find('\'') != std::string::npos) return {};
+  std::string script = util::lexically_normal("/.cursor/" + named).substr(1);
+  if (script.empty()) return {};
+  bool executable = ::access(util::join(main, script).c_str(), X_OK) == 0;
+  return {(executable ? "'./" : "sh './") + script + "'"};
+}
+
+// Conductor's conductor.json: {"scripts": {"setup": "<a shell command line>"}}.
+std::vector<std::string> conductor_commands(const std::string& main) {
+  std::string file = util::join(main, "conductor.json");
+  if (util::is_symlink(file)) return {};
+  auto text = util::read_file(file);
+  if (!text) return {};
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object() || !j.contains("scripts") || !j["scripts"].is_object()) return {};
+  auto it = j["scripts"].find("setup");
+  if (it == j["scripts"].end() || !it->is_string() || it->get<std::string>().empty()) return {};
+  return {it->get<std::string>()};
+}
+
+} // namespace
+
+SetupCommands setup_commands(const Project& project) {
+  const auto& entry = project.config().entry("setup.run");
+  SetupCommands out;
+  out.commands = std::get<std::vector<std::string>>(entry.value);
+  switch (entry.source.layer) {
+  case ConfigSource::Layer::repository:
+    out.source = ".berth.toml";
+    out.needs_trust = true;
+    return out;
+  case ConfigSource::Layer::built_in:
+    break; // nobody set setup.run: another tool's file may
+  default:
+    out.source = entry.source.where; // the user's: yours, no trust needed
+    return out;
+  }
+  const std::string& main = project.main_worktree();
+  if (main.empty() || !util::is_directory(main)) return out;
+  out.needs_trust = true;
+  if (out.commands = cursor_commands(main); !out.commands.empty()) {
+    out.source = ".cursor/worktrees.json";
+    return out;
+  }
+  if (out.commands = conductor_commands(main); !out.commands.empty()) {
+    out.source = "conductor.json";
+    return out;
+  }
+  out.needs_trust = false;
+  return out;
+}
+
+std::vector<std::string> repository_commands(const Project& project) {
+  auto commands = setup_commands(project);
+  return commands.needs_trust ? commands.commands : std::vector<std::string>{};
 }
 
 namespace {
@@ -71,7 +152,11 @@ Result<std::string> hash_commands(const Project& project,
 
 Result<TrustStatus> status_in(const Project& project, const nlohmann::json& store) {
   TrustStatus status;
-  status.commands = repository_commands(project.config());
+  auto listed = setup_commands(project);
+  if (listed.needs_trust) {
+    status.commands = listed.commands;
+    status.source = listed.source;
+  }
   status.store = store_path();
   if (status.commands.empty()) return status;
   status.hash = BERTH_TRY(hash_commands(project, status.commands));
@@ -94,7 +179,9 @@ Result<TrustStatus> trust_project(const Project& project) {
   auto store = BERTH_TRY(read_store(path));
   auto status = BERTH_TRY(status_in(project, store));
   if (status.commands.empty())
-    return fail(ErrorCode::not_found, "this project's .berth.toml names no setup commands",
+    return fail(ErrorCode::not_found,
+                "this project names no setup commands (in .berth.toml, .cursor/worktrees.json or "
+                "conductor.json)",
                 "add setup.run to .berth.toml first");
   if (status.trusted) return status;
   store["projects"][project.common_dir()] = {

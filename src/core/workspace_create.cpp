@@ -224,7 +224,8 @@ Result<Workspace> claim_name(const Project& project, const CreatePlan& plan,
   // moves the repository.
   if (!read_project_home(project.berth_dir()))
     (void)write_project_home(project.berth_dir(),
-                             {project.common_dir(), project.default_workspace_root()});
+                             {project.common_dir(), project.default_workspace_root(),
+                              project.previous_workspace_roots()});
   note_main_worktree(project);
 
   Workspace w;
@@ -253,7 +254,8 @@ Result<Workspace> claim_name(const Project& project, const CreatePlan& plan,
 // the tree already holds (a slot's) or "" for an empty one. A crash after it leaves a tree and a
 // branch the record does not name yet: the next command's roll_back finds them (the admin dir
 // whose tree is the record's path) and removes them.
-Result<std::string> add_worktree(const Project& project, const CreatePlan& plan, Workspace& w) {
+Result<std::string> add_worktree(const Project& project, const CreatePlan& plan, Workspace& w,
+                                 std::vector<std::string>& prepared) {
   const std::string& branch = w.branch;
   const std::string& path = w.path;
   // A warm slot from the pool, if there is one: a rename and a ref update, no checkout.
@@ -261,6 +263,7 @@ Result<std::string> add_worktree(const Project& project, const CreatePlan& plan,
     auto slot = BERTH_TRY(take_pool_slot(project, path, branch, plan.start, idle_lock_reason(w)));
     if (slot) {
       w.git_dir = slot->git_dir;
+      prepared = slot->prepared;
       return slot->commit;
     }
   }
@@ -355,16 +358,11 @@ void run_post_checkout(const Project& project, const CreatePlan& plan, const Wor
 
 // Included files, caches, submodules, trusted setup commands. A failing setup command keeps the
 // workspace, marked with the failure (`setup_error`); an error of berth's undoes it.
-Result<SetupReport> set_up(const Project& project, const CreatePlan& plan, Workspace& w) {
+Result<SetupReport> set_up(const Project& project, const CreatePlan& plan, Workspace& w,
+                           const std::vector<std::string>& prepared) {
   BERTH_TRY(test_failure_at("setup"));
-  SetupReport setup = BERTH_TRY(set_up_workspace(project, w, plan.on_setup));
-  if (setup.failed) {
-    for (const auto& c : setup.commands)
-      if (c.ran && c.exit_status != 0) {
-        w.setup_error = fmt::format("setup command failed (exit {}): {}", c.exit_status, c.command);
-        break;
-      }
-  }
+  SetupReport setup = BERTH_TRY(set_up_workspace(project, w, plan.on_setup, false, prepared));
+  note_setup_outcome(setup, w);
   return setup;
 }
 
@@ -376,6 +374,29 @@ Result<void> mark_ready(const Project& project, Workspace& w) {
   w.holder_start = 0;
   w.start.clear(); // only needed to undo a creation
   return save_record(project, w, "ready");
+}
+
+// A root with a dot component (configured so, or a HOME that has one): files in the workspaces
+// look hidden to tools, and some refuse them. Said once per root, the first time a workspace is
+// made there (remembered in <berth>/warned-roots), not on every command.
+std::optional<std::string> dotted_root_warning(const Project& project) {
+  const std::string& root = project.workspace_root();
+  std::string dot = util::dot_component(root);
+  if (dot.empty()) return std::nullopt;
+  Registry registry = registry_of(project);
+  auto lock = registry.lock();
+  if (!lock) return std::nullopt;
+  std::string file = util::join(project.berth_dir(), "warned-roots");
+  std::string text = util::read_file(file).value_or("");
+  for (const auto& line : split_lines(text))
+    if (line == root) return std::nullopt;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  if (!util::write_file_atomic(file, text + root + "\n")) return std::nullopt;
+  return fmt::format("the workspace root {} has a dot component ('{}'): tools treat every file "
+                     "under it as hidden (express's `send` refuses to serve them, so its tests "
+                     "fail there and pass in your checkout); set workspace_root to a folder "
+                     "without one (said once for this root)",
+                     root, dot);
 }
 
 } // namespace
@@ -405,7 +426,8 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   });
   BERTH_TRY(test_failure_at("after-record"));
 
-  std::string from = BERTH_TRY(add_worktree(project, plan, w));
+  std::vector<std::string> prepared; // the set-up its pool slot carries
+  std::string from = BERTH_TRY(add_worktree(project, plan, w, prepared));
   BERTH_TRY(save_record(project, w, "worktree"));
   // Outside the lock: write the files. This is the slow part, and other workspaces proceed
   // meanwhile. Any failure (a filter erroring, a full disk) undoes everything.
@@ -416,7 +438,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   BERTH_TRY(test_failure_at("hook"));
   // Make it ready to work in: included files, caches, submodules, trusted setup commands. A
   // failing setup command keeps the workspace, marked, with the failure reported.
-  created.setup = BERTH_TRY(set_up(project, plan, w));
+  created.setup = BERTH_TRY(set_up(project, plan, w, prepared));
   BERTH_TRY(mark_ready(project, w));
   undo.release();
 
@@ -424,6 +446,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
   if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
   if (auto warning = missing_helper_warning(project)) created.warnings.push_back(*warning);
+  if (auto warning = dotted_root_warning(project)) created.warnings.push_back(*warning);
   return created;
 }
 

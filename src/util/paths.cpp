@@ -115,6 +115,27 @@ bool is_symlink(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
 }
 
+std::string dot_component(std::string_view path) {
+  size_t start = 0;
+  while (start < path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    if (end > start && path[start] == '.') return std::string(path.substr(start, end - start));
+    start = end + 1;
+  }
+  return {};
+}
+
+uint64_t device_of(const std::string& path) {
+  std::string p = path;
+  for (;;) {
+    struct stat st;
+    if (::stat(p.c_str(), &st) == 0) return static_cast<uint64_t>(st.st_dev);
+    if (p.empty() || p == "/" || p.front() != '/') return 0;
+    p = dirname(p);
+  }
+}
+
 std::string home_dir() {
   if (const char* home = ::getenv("HOME"); home && *home) return home;
   if (passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;

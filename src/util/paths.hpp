@@ -24,6 +24,14 @@ tl::expected<std::string, std::string> real_path(const std::string& path);
 /// True when `path` equals `root` or lies beneath it (both lexically normal, absolute).
 bool is_within(std::string_view path, std::string_view root);
 
+/// The first component of `path` that starts with a dot ("/home/me/.local/share" -> ".local"),
+/// or "" when none does. Tools refuse such paths as hidden (express's `send`: every file under
+/// them is a "dotfile"), which is why a workspace root must not have one.
+std::string dot_component(std::string_view path);
+/// The device of `path`, or of its nearest existing ancestor when it does not exist yet; 0 when
+/// nothing on the way can be examined.
+uint64_t device_of(const std::string& path);
+
 /// mkdir -p; existing directories are fine.
 tl::expected<void, std::string> make_dirs(const std::string& path, unsigned mode = 0755);
 /// Remove a tree without following symlinks (a symlink is removed, never its target).

@@ -423,10 +423,15 @@ fingerprint() {
     else
       project=$(basename "$(dirname "$common")")
     fi
-    if [[ -d $XDG_DATA_HOME/berth ]]; then
-      (cd "$XDG_DATA_HOME/berth" && find . -mindepth 1 -maxdepth 3 -path "./$project-*" ! -path '*/.git' |
-        LC_ALL=C sort)
-    fi
+    # The default roots: ~/berth, an older berth's ~/.local/share/berth, and beside the
+    # checkout when HOME cannot serve (see ADR 0009).
+    local base
+    for base in "$HOME/berth" "$XDG_DATA_HOME/berth" "$T/berth-workspaces"; do
+      if [[ -d $base ]]; then
+        (cd "$base" && find . -mindepth 1 -maxdepth 3 -path "./$project-*" ! -path '*/.git' |
+          LC_ALL=C sort)
+      fi
+    done
     if [[ $(git rev-parse --is-inside-work-tree) == true ]]; then
       echo "== index"
       git ls-files -s | sha256sum

@@ -100,7 +100,7 @@ workspace_state() {
     [[ $json =~ \"state\":\ *\"([a-z_]+)\" ]] && state=${BASH_REMATCH[1]}
   fi
   git rev-parse -q --verify "refs/heads/berth/$name" >/dev/null && branch=yes
-  for d in "$XDG_DATA_HOME"/berth/*/"$name"; do
+  for d in "$HOME"/berth/*/"$name"; do
     [[ -d $d ]] && dir=yes
   done
   if [[ $state =~ ^(ready|landed)$ && $branch == yes && $dir == yes ]]; then

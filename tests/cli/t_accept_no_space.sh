@@ -6,6 +6,9 @@
 # same accept lands in full.
 . "$(dirname "$0")/common.sh"
 small_disk 6m
+# The workspace off the small disk (beside the checkout would be the default across filesystems):
+# only the checkout runs out of space.
+export BERTH_WORKSPACE_ROOT=$HOME/berth/app
 
 make_repo disk/app
 mkdir -p data

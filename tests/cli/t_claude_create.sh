@@ -6,9 +6,9 @@
 # line of stdout; the rest goes to stderr. With --json, the hook document.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
-# Workspaces under a symlinked data dir: the path Claude Code gets must still be the real one.
+# Workspaces under a symlinked home: the path Claude Code gets must still be the real one.
 ln -s "$T/home" "$T/homelink"
-export XDG_DATA_HOME=$T/homelink/.local/share
+export HOME=$T/homelink
 make_repo app 20
 printf '.env\n' >.gitignore
 printf '.env\n' >.worktreeinclude
@@ -27,7 +27,7 @@ out=$(cd / && CLAUDE_PROJECT_DIR=$T/app timeout 60 "$BERTH_BIN" hook claude work
 assert_eq "$(wc -l <<<"$out")" 1 "lines on stdout"
 path=$(tail -n 1 <<<"$out")
 assert_eq "$path" "$(realpath -e "$path")" "the path is real"
-[[ $path == "$T/home/.local/share/berth/"* ]] || { echo "not under the data dir: $path" >&2; exit 1; }
+[[ $path == "$T/home/berth/"* ]] || { echo "not under ~/berth: $path" >&2; exit 1; }
 [[ $path != "$T/app"* ]] || { echo "inside the checkout: $path" >&2; exit 1; }
 assert_contains "$(cat "$T/err")" "created workspace 'feature-auth' for Claude Code"
 assert_contains "$(cat "$T/err")" "setup-says-hi"

@@ -19,7 +19,7 @@ text=$(BERTH_BRANCH_PREFIX=env/ berth config)
 assert_contains "$(head -1 <<<"$text")" KEY
 assert_contains "$(grep '^branch_prefix' <<<"$text")" "env/"
 assert_contains "$(grep '^branch_prefix' <<<"$text")" "environment (BERTH_BRANCH_PREFIX)"
-assert_contains "$(grep '^workspace_root' <<<"$text")" "$XDG_DATA_HOME/berth/app-"
+assert_contains "$(grep '^workspace_root' <<<"$text")" "$HOME/berth/app-"
 
 # The effective value is the one used.
 ws=$(BERTH_BRANCH_PREFIX=env/ berth -c branch_prefix=flag/ new a)

@@ -11,7 +11,7 @@ for bad in "$T/evil" "~/evil" "../evil" "a/../../evil"; do
   assert_eq "$(jq -r .workspace_root.source <<<"$json")" built-in
 done
 ws=$(berth new x 2>/dev/null)
-[[ $ws == "$XDG_DATA_HOME"/berth/app-*/x ]]
+[[ $ws == "$HOME"/berth/app-*/x ]]
 [[ ! -e $T/evil && ! -e $HOME/evil ]]
 berth discard x >/dev/null 2>&1
 

@@ -22,14 +22,16 @@ done
 assert_unchanged "$before"
 assert_eq "$(find "$T/app" -path "$T/app/.git" -prune -o -print | LC_ALL=C sort)" "$files_before"
 
-# A relative HOME with absolute XDG dirs needs HOME for nothing: fine.
+# A relative HOME with absolute XDG dirs: ~/berth cannot be the root, the folder beside the
+# checkout is (on the project's filesystem, no dot component).
 ws=$(HOME=. berth new z)
-assert_eq "$(dirname "$(dirname "$ws")")" "$XDG_DATA_HOME/berth"
+assert_eq "$(dirname "$(dirname "$ws")")" "$T/berth-workspaces"
 berth discard z >/dev/null
 
-# A relative XDG_DATA_HOME / XDG_CONFIG_HOME is ignored: ~/.local/share is used.
+# A relative XDG_DATA_HOME / XDG_CONFIG_HOME is ignored (and the root is not under them anyway;
+# the project keeps the root it was given first).
 ws=$(XDG_DATA_HOME=rel/data XDG_CONFIG_HOME=rel/config berth new w)
-assert_eq "$(dirname "$(dirname "$ws")")" "$HOME/.local/share/berth"
+assert_eq "$(dirname "$(dirname "$ws")")" "$T/berth-workspaces"
 [[ ! -e $T/app/rel ]]
 berth discard w >/dev/null
 

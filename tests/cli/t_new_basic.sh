@@ -8,7 +8,7 @@ main_index=$(git ls-files -s | sha256sum)
 
 ws=$(berth new fix-login)
 assert_eq "$(printf '%s\n' "$ws" | wc -l)" 1 "lines printed by new"
-[[ $ws =~ ^$XDG_DATA_HOME/berth/app-[0-9a-f]{8}/fix-login$ ]]
+[[ $ws =~ ^$HOME/berth/app-[0-9a-f]{8}/fix-login$ ]]
 [[ -d $ws ]]
 [[ $ws != "$T/app"* ]] # outside the user's checkout
 

@@ -10,5 +10,5 @@ expect_error empty_repository 1 berth --json new x --base main >/dev/null
 expect_error empty_repository 1 berth --json new x --base HEAD >/dev/null
 
 assert_unchanged "$before"
-[[ ! -e .git/berth && ! -e $XDG_DATA_HOME/berth ]]
+[[ ! -e .git/berth && ! -e $XDG_DATA_HOME/berth && ! -e $HOME/berth ]]
 assert_eq "$(git status --porcelain)" "A  notes.txt"

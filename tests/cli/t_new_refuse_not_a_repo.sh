@@ -13,4 +13,4 @@ expect_error not_a_repository 1 berth --json -C "$T/plain" list >/dev/null
 expect_error not_a_repository 1 berth --json -C "$T/nowhere" new x >/dev/null
 
 assert_eq "$(find "$T" -path "$T/tmp" -prune -o -print | sort | sha256sum)" "$before" "files in the test dir"
-[[ ! -e $XDG_DATA_HOME/berth ]]
+[[ ! -e $XDG_DATA_HOME/berth && ! -e $HOME/berth ]]

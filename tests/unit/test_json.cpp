@@ -46,13 +46,14 @@ TEST(Json, WorkspaceHasEveryFieldNullsForNone) {
             R"({"base":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","branch":"berth/feat/search",)"
             R"("created":"2026-11-22T13:27:15Z","last_used":"2026-11-22T13:27:15Z",)"
             R"("name":"feat/search","owner":"agent-1","path":"/ws/app/feat-search","port":20010,)"
-            R"("root":"/ws/app","setup_error":null,"state":"ready"})");
+            R"("root":"/ws/app","setup_error":null,"setup_state":"done","state":"ready"})");
   w.port = 0;
   w.setup_error = "npm ci exited 1";
   w.created = 0;
   json j = w;
   EXPECT_TRUE(j["port"].is_null());
   EXPECT_EQ(j["setup_error"], "npm ci exited 1");
+  EXPECT_EQ(j["setup_state"], "failed");
   EXPECT_EQ(j["created"], "");
 }
 
@@ -69,7 +70,7 @@ TEST(Json, WorkspaceStatusOverridesStateAndAddsGit) {
   EXPECT_EQ(j["changes"].dump(), R"({"conflicted":0,"modified":3,"staged":0,"untracked":0})");
   EXPECT_TRUE(j["invalid"].is_null());
   EXPECT_EQ(j["problem"], "");
-  EXPECT_EQ(j.size(), 21u); // the 11 Workspace fields and 10 of its own
+  EXPECT_EQ(j.size(), 22u); // the 12 Workspace fields and 10 of its own
   EXPECT_TRUE(j["synced"].is_null()) << "never synced";
   s.workspace.invalid = "a root of /";
   EXPECT_EQ(json(s)["invalid"], "a root of /");
@@ -292,9 +293,10 @@ TEST(Json, WatchShowsWhatItFollowsOnlyWhileRunning) {
 }
 
 TEST(Json, TrustDocuments) {
-  berth::TrustStatus s{{"npm ci"}, "h", true, "/trust.json", true};
-  EXPECT_EQ(json(s).dump(),
-            R"({"commands":["npm ci"],"hash":"h","store":"/trust.json","trusted":true})");
+  berth::TrustStatus s{{"npm ci"}, "h", true, "/trust.json", true, ""};
+  EXPECT_EQ(
+      json(s).dump(),
+      R"({"commands":["npm ci"],"hash":"h","source":"","store":"/trust.json","trusted":true})");
   EXPECT_EQ(berth::revoke_document(s)["revoked"], true);
   EXPECT_EQ(berth::trust_list_document({{"/app/.git", "h"}}).dump(),
             R"({"trusted":[{"hash":"h","project":"/app/.git"}]})");

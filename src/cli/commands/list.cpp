@@ -117,6 +117,15 @@ std::string state_cell(const std::string& state) {
   return paint(state, "33");
 }
 
+// A ready workspace whose set-up failed (or awaits trust) is not ready as configured: its state
+// cell says so, where a person scanning the list looks.
+std::string list_state_cell(const nlohmann::json& s) {
+  std::string state = str(s, "state"), setup = str(s, "setup_state");
+  if (state == "ready" && setup == "failed") return paint("setup-failed", "31");
+  if (state == "ready" && setup == "untrusted") return paint("setup-untrusted", "33");
+  return state_cell(state);
+}
+
 std::string render_list(const nlohmann::json& list, const RenderContext& context) {
   if (list.empty())
     return context.quiet ? std::string() : "no workspaces (create one with `berth new NAME`)\n";
@@ -134,13 +143,13 @@ std::string render_list(const nlohmann::json& list, const RenderContext& context
     std::string ahead = std::to_string(s.value("ahead", int64_t{0}));
     int64_t used = unix_time(str(s, "last_used"));
     if (all)
-      rows.push_back({printable(str(s, "name")), state_cell(str(s, "state")),
+      rows.push_back({printable(str(s, "name")), list_state_cell(s),
                       printable(str(s, "branch")), short_sha(str(s, "base")),
                       head.empty() ? "-" : short_sha(head), ahead, changes_cell(s), owner,
                       age(unix_time(str(s, "created")), now), age(used, now),
                       printable(str(s, "path"))});
     else
-      rows.push_back({printable(str(s, "name")), state_cell(str(s, "state")),
+      rows.push_back({printable(str(s, "name")), list_state_cell(s),
                       short_sha(str(s, "base")), ahead, changes_cell(s), owner, age(used, now),
                       printable(str(s, "path"))});
   }

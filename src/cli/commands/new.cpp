@@ -11,6 +11,11 @@ std::string render_new(const nlohmann::json& document, const RenderContext&) {
   return str(document, "path") + "\n";
 }
 
+// `berth setup NAME`: what happened went to stderr as it happened; stdout says how it ended.
+std::string render_setup(const nlohmann::json& document, const RenderContext&) {
+  return "set-up of " + str(document, "name") + ": " + str(document, "setup_state") + "\n";
+}
+
 // Set-up progress goes to stderr: text on a terminal, NDJSON with --json.
 berth::SetupListener setup_printer(bool json, bool quiet) {
   if (quiet) return {};
@@ -29,8 +34,16 @@ berth::SetupListener setup_printer(bool json, bool quiet) {
     }
     switch (e.kind) {
     case Kind::copied:
-      std::fprintf(stderr, "berth: copied %s (%s, %s)\n", e.subject.c_str(),
-                   human_bytes(e.bytes).c_str(), e.detail.c_str());
+      if (e.detail == "pool")
+        std::fprintf(stderr, "berth: %s: ready in the pool slot (prepared ahead)\n",
+                     e.subject.c_str());
+      else if (e.files > 1)
+        std::fprintf(stderr, "berth: copied %s (%llu files, %s, %s)\n", e.subject.c_str(),
+                     static_cast<unsigned long long>(e.files), human_bytes(e.bytes).c_str(),
+                     e.detail.c_str());
+      else
+        std::fprintf(stderr, "berth: copied %s (%s, %s)\n", e.subject.c_str(),
+                     human_bytes(e.bytes).c_str(), e.detail.c_str());
       break;
     case Kind::linked:
       std::fprintf(stderr, "berth: linked %s\n", e.subject.c_str());
@@ -46,9 +59,7 @@ berth::SetupListener setup_printer(bool json, bool quiet) {
       std::fwrite(e.detail.data(), 1, e.detail.size(), stderr);
       break;
     case Kind::command_finished:
-      if (e.exit_status != 0)
-        std::fprintf(stderr, "berth: setup command failed (exit %d): %s\n", e.exit_status,
-                     e.subject.c_str());
+      // A failure is said once, by the command's closing warning (how to run it again too).
       break;
     case Kind::skipped:
       std::fprintf(stderr, "berth: skipped untrusted setup command: %s (%s)\n", e.subject.c_str(),

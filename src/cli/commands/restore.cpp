@@ -23,12 +23,16 @@ std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& con
     }
     const auto& files = s["ignored_files"];
     const auto& bytes = s["ignored_bytes"];
-    rows.push_back({str(s, "name"), when, short_sha(str(s, "commit")),
-                    !files.is_number()
-                        ? std::string("-")
-                        : fmt::format("{} file(s), {}", files.get<int64_t>(),
-                                      human_bytes(bytes.is_number() ? bytes.get<uint64_t>() : 0)),
-                    str(s, "ref")});
+    // Set-up copies (a node_modules clone) are not lost work: said apart, not as "not saved".
+    const auto& made = s["setup_files"];
+    std::string cell =
+        !files.is_number()
+            ? std::string("-")
+            : fmt::format("{} file(s), {}", files.get<int64_t>(),
+                          human_bytes(bytes.is_number() ? bytes.get<uint64_t>() : 0));
+    if (made.is_number() && made.get<int64_t>() > 0)
+      cell += fmt::format(" (+{} recreated by set-up)", made.get<int64_t>());
+    rows.push_back({str(s, "name"), when, short_sha(str(s, "commit")), cell, str(s, "ref")});
   }
   return table(rows);
 }

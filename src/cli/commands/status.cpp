@@ -22,6 +22,14 @@ std::string render_status(const nlohmann::json& s, const RenderContext&) {
   line("name", str(s, "name"));
   line("state", state_cell(str(s, "state")));
   if (!str(s, "problem").empty()) line("problem", str(s, "problem"));
+  if (str(s, "setup_state") == "failed")
+    line("setup", paint("failed", "31") + ": " + str(s, "setup_error") + " (run `berth setup " +
+                      str(s, "name") + "` to run it again)");
+  else if (str(s, "setup_state") == "untrusted")
+    line("setup", paint("untrusted", "33") +
+                      ": the repository's setup commands did not run "
+                      "(review them, `berth trust`, then `berth setup " +
+                      str(s, "name") + "`)");
   line("path", str(s, "path"));
   line("branch", head_branch.empty() || head_branch == branch
                      ? branch

@@ -16,7 +16,8 @@ std::string render_trust(const nlohmann::json& s, const RenderContext& context) 
     return s.value("revoked", false)
                ? "this project's setup commands are no longer trusted\n"
                : "this project's setup commands were not trusted: nothing to revoke\n";
-  std::string text = "trusted these setup commands of .berth.toml:\n";
+  std::string text = fmt::format("trusted these setup commands of {}:\n",
+                                 str(s, "source").empty() ? ".berth.toml" : str(s, "source"));
   for (const auto& c : s["commands"])
     text += "  " + c.get<std::string>() + "\n";
   return text;

@@ -27,15 +27,7 @@ Entry new_entry() {
             options.carry = p.flag("carry");
             options.no_pool = p.flag("no_pool");
             options.on_setup = context.on_setup;
-            auto created = BERTH_TRY(create_workspace(project, options));
-            Outcome out{created, created.warnings, {}, 0};
-            for (const auto& w : created.setup.warnings)
-              out.warnings.push_back(w);
-            if (created.setup.failed)
-              out.warnings.push_back(
-                  fmt::format("workspace {} was created, but its set-up failed: {}",
-                              created.workspace.name, created.workspace.setup_error));
-            return out;
+            return setup_outcome(BERTH_TRY(create_workspace(project, options)), "created");
           }};
 }
 

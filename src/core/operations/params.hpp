@@ -75,5 +75,10 @@ Entry config_entry();
 Entry trust_entry();
 Entry hook_entry();
 Entry integrate_entry();
+Entry setup_entry();
+
+/// new's and setup's outcome: the document, the set-up's warnings, and when a set-up command
+/// failed a warning saying how to run it again and exit status 6 (`done`: "created").
+Outcome setup_outcome(const Created& created, std::string_view done);
 
 } // namespace berth::ops
