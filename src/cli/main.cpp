@@ -52,9 +52,28 @@ tl::expected<void, berth::Error> write_result_file(const std::string& path,
   return {};
 }
 
+// `run` and `shell` print their --json documents, errors included, as one compact line; a usage
+// error is found before the command is known to the parser, so the word is looked for here.
+bool g_compact_json = false;
+
+bool command_shares_stdout(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--") return false;
+    if (a == "-C" || a == "-c") {
+      ++i; // their value
+      continue;
+    }
+    if (a.starts_with("-")) continue;
+    return a == "run" || a == "shell";
+  }
+  return false;
+}
+
 void print_error(const berth::Error& e, bool json) {
   if (json) {
-    std::cout << json_text(berth::error_document(e)) << std::endl;
+    auto document = berth::error_document(e);
+    std::cout << (g_compact_json ? json_line(document) : json_text(document)) << std::endl;
     // The event stream on stderr says it too, so a reader of events alone sees the failure.
     cli::emit_event("error", berth::error_document(e)["error"]);
     return;
@@ -216,6 +235,7 @@ int run_main(int argc, char** argv) {
   bool wants_json = false;
   for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
     if (std::strcmp(argv[i], "--json") == 0) wants_json = true;
+  g_compact_json = command_shares_stdout(argc, argv);
 
   CLI::App app{"berth: a workspace per task", "berth"};
   app.set_help_flag(); // our own help, generated from the command table

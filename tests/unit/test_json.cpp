@@ -146,7 +146,8 @@ TEST(Json, SetupEventNamesEveryKind) {
   berth::SetupEvent started{Kind::command_started, "make", "", 0, 0};
   EXPECT_EQ(json(started).dump(), R"({"detail":"","subject":"make","type":"command_started"})");
   berth::SetupEvent copied{Kind::copied, "a", "copy", 5, 0};
-  EXPECT_EQ(json(copied).dump(), R"({"bytes":5,"detail":"copy","subject":"a","type":"copied"})");
+  EXPECT_EQ(json(copied).dump(),
+            R"({"bytes":5,"detail":"copy","files":0,"subject":"a","type":"copied"})");
 }
 
 TEST(Json, DiscardedCountsAreNullWhenNotCounted) {
