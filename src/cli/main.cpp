@@ -121,7 +121,7 @@ std::string help_text(const CLI::App& app) {
 nlohmann::json help_document(const berth::Operation* op, const std::string& only = "") {
   nlohmann::json commands = nlohmann::json::array();
   auto own = [](const std::string& name, const std::string& summary,
-                std::vector<std::pair<std::string, std::string>> flags) {
+                const std::vector<std::pair<std::string, std::string>>& flags) {
     nlohmann::json params = nlohmann::json::array();
     for (const auto& [option, help] : flags) {
       std::string key = option.substr(2);

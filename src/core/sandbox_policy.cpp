@@ -201,10 +201,12 @@ Result<SandboxPaths> sandbox_paths(const Project& project,
 
   // Writable: what the user allowed, checked against git's files and the hidden ones.
   auto protect = BERTH_TRY(protected_paths(project));
+  auto configured = project.config().get_list("sandbox.writable");
   std::vector<std::pair<std::string, std::string>> asked; // (as given, where from)
+  asked.reserve(allow_write.size() + configured.size());
   for (const auto& text : allow_write)
     asked.emplace_back(text, "--allow-write");
-  for (const auto& text : project.config().get_list("sandbox.writable"))
+  for (const auto& text : configured)
     asked.emplace_back(text, "sandbox.writable");
   for (const auto& [text, origin] : asked) {
     std::string expanded = util::expand_home(text);

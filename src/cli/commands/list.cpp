@@ -143,15 +143,13 @@ std::string render_list(const nlohmann::json& list, const RenderContext& context
     std::string ahead = std::to_string(s.value("ahead", int64_t{0}));
     int64_t used = unix_time(str(s, "last_used"));
     if (all)
-      rows.push_back({printable(str(s, "name")), list_state_cell(s),
-                      printable(str(s, "branch")), short_sha(str(s, "base")),
-                      head.empty() ? "-" : short_sha(head), ahead, changes_cell(s), owner,
-                      age(unix_time(str(s, "created")), now), age(used, now),
-                      printable(str(s, "path"))});
+      rows.push_back({printable(str(s, "name")), list_state_cell(s), printable(str(s, "branch")),
+                      short_sha(str(s, "base")), head.empty() ? "-" : short_sha(head), ahead,
+                      changes_cell(s), owner, age(unix_time(str(s, "created")), now),
+                      age(used, now), printable(str(s, "path"))});
     else
-      rows.push_back({printable(str(s, "name")), list_state_cell(s),
-                      short_sha(str(s, "base")), ahead, changes_cell(s), owner, age(used, now),
-                      printable(str(s, "path"))});
+      rows.push_back({printable(str(s, "name")), list_state_cell(s), short_sha(str(s, "base")),
+                      ahead, changes_cell(s), owner, age(used, now), printable(str(s, "path"))});
   }
   // On a terminal the table fits its width (unless --wide); elsewhere (a pipe, a file) every
   // cell is whole, so that what scripts read does not depend on a window's size.
