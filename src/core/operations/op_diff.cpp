@@ -33,10 +33,12 @@ Entry diff_entry() {
   op.name = "diff";
   op.summary = "what a workspace changed: commits, staged, unstaged, untracked";
   op.params = {
-      name_param(), flag_param("stat", "a summary: lines added and removed per file"),
+      name_param(),
+      flag_param("stat", "a summary: lines added and removed per file"),
       flag_param("name_only", "only the names of changed files"),
       string_param("against", "diff from where REV and the workspace meet, instead of its base"),
-      color_param(), paths_param()};
+      color_param(),
+      paths_param()};
   op.read_only = true;
   op.idempotent = true;
   op.schema = "diff";
