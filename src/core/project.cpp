@@ -91,8 +91,7 @@ std::string choose_default_root(const std::string& anchor, const std::string& le
   if (parent != "/" && usable(beside) && util::device_of(beside) == device &&
       ::access(parent.c_str(), W_OK) == 0)
     return beside;
-  if (home_ok) return in_home;
-  if (!in_home.empty()) return in_home; // HOME itself has a dot: new warns once
+  if (!in_home.empty()) return in_home; // across filesystems; or HOME has a dot: new warns once
   return util::join(util::data_home(), "berth/" + leaf);
 }
 
@@ -101,6 +100,10 @@ std::string choose_default_root(const std::string& anchor, const std::string& le
 // trash), a copy (whose original is still there) gets its own. A recorded root with a dot
 // component (chosen by an older berth) gives way to a new choice; it is kept as a previous root,
 // so that its workspaces, pool slots and trash stay berth's (ADR 0009).
+void add_once(std::vector<std::string>& roots, const std::string& root) {
+  if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
+}
+
 struct SettledRoot {
   std::string root;
   std::vector<std::string> previous;
@@ -113,9 +116,7 @@ SettledRoot settled_default_root(const std::string& berth_dir, const std::string
   if (home && home->default_root.front() == '/' &&
       (home->common_dir == common_dir || !util::exists(home->common_dir))) {
     if (!util::dot_component(home->default_root).empty() && util::dot_component(computed).empty()) {
-      if (std::find(settled.previous.begin(), settled.previous.end(), home->default_root) ==
-          settled.previous.end())
-        settled.previous.push_back(home->default_root);
+      add_once(settled.previous, home->default_root);
     } else {
       settled.root = home->default_root;
     }
@@ -128,9 +129,7 @@ SettledRoot settled_default_root(const std::string& berth_dir, const std::string
       (void)write_project_home(berth_dir, {common_dir, settled.root, settled.previous});
   // The old default (from before berth recorded roots) may hold workspaces whose records name
   // no root: it stays known while it exists.
-  if (legacy != settled.root && util::is_directory(legacy) &&
-      std::find(settled.previous.begin(), settled.previous.end(), legacy) == settled.previous.end())
-    settled.previous.push_back(legacy);
+  if (legacy != settled.root && util::is_directory(legacy)) add_once(settled.previous, legacy);
   return settled;
 }
 
