@@ -353,10 +353,11 @@ berth::Result<json> run_params(const json& arguments, const CallContext& ctx) {
 
 // ---- the confined file tools --------------------------------------------------------------
 
-// The workspace's root, for a file tool. The workspace's `.git` (a file naming its admin dir) is
-// git's, not a file to edit: a write there could point the checkout anywhere.
-berth::Result<std::string> file_root(const CallContext& ctx, const json& arguments,
-                                     const std::string& path) {
+// The workspace a file tool works in (its files beneath `.path`). The workspace's `.git` (a file
+// naming its admin dir) is git's, not a file to edit: a write there could point the checkout
+// anywhere.
+berth::Result<berth::Workspace> file_root(const CallContext& ctx, const json& arguments,
+                                          const std::string& path) {
   // Usable: its folder there (one deleted by hand is not_found with the hint to clean it up, as
   // workspace_diff says), its admin files not planted.
   auto w = BERTH_TRY(berth::usable_workspace(ctx.project, arguments["name"].get<std::string>()));
@@ -371,14 +372,14 @@ berth::Result<std::string> file_root(const CallContext& ctx, const json& argumen
                          "edit the workspace's files; commit with workspace_commit");
     at = end + 1;
   }
-  return w.path;
+  return w;
 }
 
 json read_file(const json& a, const CallContext& ctx) {
   std::string path = a["path"];
   auto root = file_root(ctx, a, path);
   if (!root) return error_result(root.error());
-  auto fd = berth::open_beneath(*root, path, berth::Access::read);
+  auto fd = berth::open_beneath(root->path, path, berth::Access::read);
   if (!fd) return error_result(fd.error());
   struct stat st {};
   ::fstat(*fd, &st);
@@ -450,10 +451,10 @@ json write_file(const json& a, const CallContext& ctx) {
   std::shared_lock shared(gate(name_of(a)));
   auto root = file_root(ctx, a, path);
   if (!root) return error_result(root.error());
-  auto existed = exists_beneath(*root, path);
+  auto existed = exists_beneath(root->path, path);
   if (!existed) return error_result(existed.error());
   std::string content = a["content"];
-  auto written = berth::write_beneath(*root, path, content, true);
+  auto written = berth::write_beneath(root->path, path, content, true);
   if (!written) return error_result(written.error());
   return success_result(
       {{"name", a["name"]}, {"path", path}, {"bytes", content.size()}, {"created", !*existed}});
@@ -467,7 +468,7 @@ json edit_file(const json& a, const CallContext& ctx) {
   std::string old_string = a["old_string"], new_string = a["new_string"];
   if (old_string.empty())
     return error_result(usage("old_string is empty", "give the exact text to replace"));
-  auto content = berth::read_beneath(*root, path);
+  auto content = berth::read_beneath(root->path, path);
   if (!content) return error_result(content.error());
   std::size_t count = 0;
   for (auto at = content->find(old_string); at != std::string::npos;
@@ -495,7 +496,7 @@ json edit_file(const json& a, const CallContext& ctx) {
     if (!all) break;
   }
   out.append(*content, pos);
-  auto written = berth::write_beneath(*root, path, out);
+  auto written = berth::write_beneath(root->path, path, out);
   if (!written) return error_result(written.error());
   return success_result(
       {{"name", a["name"]}, {"path", path}, {"replacements", replaced}, {"bytes", out.size()}});
@@ -506,7 +507,7 @@ json delete_file(const json& a, const CallContext& ctx) {
   std::shared_lock shared(gate(name_of(a)));
   auto root = file_root(ctx, a, path);
   if (!root) return error_result(root.error());
-  auto deleted = berth::delete_beneath(*root, path);
+  auto deleted = berth::delete_beneath(root->path, path);
   if (!deleted) return error_result(deleted.error());
   return success_result({{"name", a["name"]}, {"path", path}});
 }
@@ -539,10 +540,9 @@ json entry_of(const std::string& name, const std::string& type, int64_t size) {
 
 // The recursive listing: the project's files as git sees them (tracked, and untracked but not
 // ignored), so a model's "find the *.py files" does not drown in node_modules.
-berth::Result<json> list_recursive(const CallContext& ctx, const json& a, const std::string& root,
-                                   const std::string& path, const std::string& pattern,
-                                   bool& truncated) {
-  auto w = BERTH_TRY(berth::find_workspace(ctx.project, a["name"].get<std::string>()));
+berth::Result<json> list_recursive(const berth::Workspace& w, const std::string& path,
+                                   const std::string& pattern, bool& truncated) {
+  const std::string& root = w.path;
   auto files = BERTH_TRY(berth::workspace_files(w, path));
   json list = json::array();
   for (const auto& file : files) {
@@ -594,7 +594,7 @@ json list_files(const json& a, const CallContext& ctx) {
   if (!root) return error_result(root.error());
   // The folder itself goes through the confined listing either way: `..`, symlinks out and
   // the like are refused before git is asked anything.
-  auto entries = berth::list_beneath(*root, path);
+  auto entries = berth::list_beneath(root->path, path);
   if (!entries) return error_result(entries.error());
   std::string pattern = a.value("pattern", std::string());
   bool recursive = a.value("recursive", false);
@@ -602,7 +602,7 @@ json list_files(const json& a, const CallContext& ctx) {
   json list = json::array();
   bool truncated = false;
   if (recursive) {
-    auto found = list_recursive(ctx, a, *root, path, pattern, truncated);
+    auto found = list_recursive(*root, path, pattern, truncated);
     if (!found) return error_result(found.error());
     list = std::move(*found);
   } else {
