@@ -63,6 +63,10 @@ struct Workspace {
   /// While it is being created: the commit its branch starts at (a restore's is not the base), so
   /// that a creation cut short by a crash is rolled back with its branch.
   std::string start;
+  /// The fork it is an attempt of (`berth fork TASK`: "TASK"; "" when it is not one), and which
+  /// attempt (1..N; 0 when not one). See berth/fork.hpp.
+  std::string fork;
+  int attempt = 0;
   /// Not stored: why berth does not trust this record (a path outside every workspace root, a
   /// name that disagrees with its file...), set when it is read; "" when it is trusted. berth
   /// never acts on an untrusted record: it is listed as `invalid` and reported by doctor.

@@ -66,6 +66,10 @@ std::string workspace_to_record(const Workspace& w) {
                       {"setup_untrusted", w.setup_untrusted},
                       {"root", w.root},
                       {"start", w.start}};
+  if (!w.fork.empty()) {
+    j["fork"] = w.fork;
+    j["attempt"] = w.attempt;
+  }
   return j.dump(2) + "\n";
 }
 
@@ -98,6 +102,8 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.port = j.value("port", 0);
     w.setup_error = j.value("setup_error", std::string());
     w.setup_untrusted = j.value("setup_untrusted", false);
+    w.fork = j.value("fork", std::string());
+    w.attempt = j.value("attempt", 0);
     // Absent from records written before berth kept each workspace's root.
     w.root = j.value("root", std::string());
     w.start = j.value("start", std::string());
