@@ -82,6 +82,10 @@ export GIT_CONFIG_GLOBAL=$HOME/.gitconfig
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_COMMON_DIR GIT_OBJECT_DIRECTORY \
   GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_NAMESPACE GIT_CEILING_DIRECTORIES GIT_CONFIG \
   GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT BERTH_DEBUG
+# (The suite's own knobs, set by a test preset, are kept in shell variables first: berth reads
+# some BERTH_TEST_* of its own.)
+CRASH_STRIDE=${BERTH_TEST_CRASH_STRIDE:-1}
+SANDBOX_USERS=${BERTH_TEST_SANDBOX_USERS:-}
 while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^BERTH_' | grep -v '_BIN$' || true)
 export GIT_CEILING_DIRECTORIES=$T
 export LC_ALL=C NO_COLOR=1

@@ -1,7 +1,7 @@
 # Fault injection at every git call of a berth command, sourced after common.sh:
 #
 #   . "$(dirname "$0")/git_fault_helpers.sh"
-#   for ((k = 1; ; k++)); do
+#   for ((k = 1; ; k += CRASH_STRIDE)); do
 #     crash_at_git_call "$k" alone discard x || break   # 1: it completed without reaching call k
 #     ...check what the kill left, settle it, check again...
 #   done
@@ -11,6 +11,12 @@
 # SIGKILL before that git runs: `alone` kills the berth process only, `group` its whole process
 # group (berth is started in a session of its own). berth runs git by a PATH lookup at every call,
 # so the wrapper sees each one.
+
+# The loops visit every git call (CRASH_STRIDE 1). The ASan pass (its test preset sets
+# BERTH_TEST_CRASH_STRIDE=3) visits every third: the dev pass has killed berth at each call and
+# checked what was left; the ASan pass looks for memory errors in the same recovery code.
+# (common.sh has read it.)
+[[ $CRASH_STRIDE =~ ^[1-9][0-9]*$ ]] || { echo "BERTH_TEST_CRASH_STRIDE: not a count: $CRASH_STRIDE" >&2; exit 1; }
 
 FAULT_DIR=$T/git-fault
 mkdir -p "$FAULT_DIR/bin"

@@ -30,7 +30,7 @@ FAULT_COMMON=$(git rev-parse --path-format=absolute --git-common-dir)
 # test each keeps each under ctest's time limit). Each round is kept cheap: doctor --repair only
 # where doctor found something, the user's checkout compared after the loop.
 for mode in ${FAULT_MODES:-alone}; do
-  for ((k = keep + 1; ; k++)); do
+  for ((k = keep + 1; ; k += CRASH_STRIDE)); do
     make_x
     crash_at_git_call "$k" "$mode" "${accept[@]}" || break
     [[ $(git cat-file blob release:landed.txt) == landed ]] || {

@@ -51,7 +51,7 @@ for cmd in commit sync; do
   args=(commit x -m work)
   [[ $cmd == sync ]] && args=(sync x)
   for mode in ${FAULT_MODES:-alone}; do
-    for ((k = 1; ; k++)); do
+    for ((k = 1; ; k += CRASH_STRIDE)); do
       crash_at_git_call "$k" "$mode" "${args[@]}" || break
       state=$(where "$cmd")
       out=$(berth --json doctor) || true

@@ -30,7 +30,7 @@ xpath=$ws
 # other workspace, which no round may touch, are compared after each mode's rounds (a change
 # would still be there).
 for mode in ${FAULT_MODES:-alone}; do
-  for ((k = 1; ; k++)); do
+  for ((k = 1; ; k += CRASH_STRIDE)); do
     crash_at_git_call "$k" "$mode" discard x || break
     state=$(workspace_state x)
     doctor_tells_truth x "$state"

@@ -32,7 +32,7 @@ for op in new restore; do
   want=$fresh
   [[ $op == restore ]] && want=$restored
   for mode in ${FAULT_MODES:-alone}; do
-    for ((k = 1; ; k++)); do
+    for ((k = 1; ; k += CRASH_STRIDE)); do
       crash_at_git_call "$k" "$mode" "$op" x || break
       doctor_tells_truth x
       # path settles what the dead command left first: it answers only for a whole workspace.
