@@ -468,6 +468,8 @@ Result<void> check_target_clean(const Target& target, const std::vector<FileChan
 
 std::vector<std::string> pending_accepts(const Project& project) {
   std::vector<std::string> notes;
+  if (project.plain())
+    if (std::string note = plain_pending_accept(project); !note.empty()) notes.push_back(note);
   for (const auto& file : intent_files(project)) {
     auto in = load_intent(file);
     if (!in) continue;

@@ -476,6 +476,13 @@ Result<Forgotten> forget_plain(const Project& project, Force force) {
   return f;
 }
 
+std::string plain_pending_accept(const Project& project) {
+  auto j = read_journal(project);
+  if (!j || util::process_alive(j->pid, j->pid_start)) return "";
+  return fmt::format("an accept of '{}' into {} was interrupted; run `berth doctor --repair`",
+                     j->workspace, j->folder);
+}
+
 Result<void> plain_doctor(const Project& project, Repair repair, DoctorReport& report) {
   if (!project.plain_moved_from().empty()) {
     if (repair == Repair::yes) {

@@ -39,6 +39,10 @@ Result<std::string> plain_snapshot(const Project& project);
 Result<Accepted> plain_accept(const Project& project, const Workspace& w,
                               const AcceptOptions& options, Accepted a);
 
+/// The note front ends show before a command when an accept into the folder was interrupted
+/// ("" when none).
+std::string plain_pending_accept(const Project& project);
+
 /// doctor: an interrupted plain accept (finished under --repair) and a moved folder (re-linked
 /// under --repair).
 Result<void> plain_doctor(const Project& project, Repair repair, DoctorReport& report);

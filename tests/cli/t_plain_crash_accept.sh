@@ -19,6 +19,7 @@ for step in plain-accept-journaled plain-accept-written; do
   doc=$(not 1 berth --json doctor)
   jq -e '.problems | map(.code) | index("interrupted_accept") != null' <<<"$doc" >/dev/null
   expect_error interrupted 1 berth --json new blocked >/dev/null
+  assert_contains "$(berth list 2>&1 >/dev/null)" "run \`berth doctor --repair\`"
   # Half-written: the journaled step wrote nothing yet; make the repair's job a partial one.
   [[ $step == plain-accept-written ]] || echo "$step" >"$F/$name.txt"
   berth --json doctor --repair >/dev/null
