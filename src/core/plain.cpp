@@ -389,6 +389,12 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
   std::vector<std::string> both;
   std::set_intersection(agent.begin(), agent.end(), user.begin(), user.end(),
                         std::back_inserter(both));
+  // A file the folder already holds exactly as the workspace has it (the same edit made twice, an
+  // accept that doctor --repair finished) is no clash.
+  if (!both.empty()) {
+    auto differ = BERTH_TRY(paths_between(project, folder_now, now.work_tree));
+    std::erase_if(both, [&](const std::string& path) { return !differ.count(path); });
+  }
   if (!both.empty() && !options.merge) {
     Error e{ErrorCode::plain_folder_changed,
             fmt::format("{} file(s) the workspace changed were changed in {} too; nothing was "
@@ -406,6 +412,13 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
                          "edit the workspace to take your change in, then accept again",
                          w.name, project.plain_folder());
     a.new_commit = "";
+    return a;
+  }
+  if (merged.tree == folder_now) {
+    a.empty = true;
+    a.new_commit = a.old_commit;
+    a.warnings.push_back(fmt::format("the folder {} holds workspace '{}''s change already",
+                                     project.plain_folder(), w.name));
     return a;
   }
   a.files = BERTH_TRY(changes_between(project, folder_now, merged.tree));

@@ -33,5 +33,8 @@ for step in plain-accept-journaled plain-accept-written; do
   assert_eq "$(cat "$ws3/$name.txt")" "$step" "next base after $step"
   [[ ! -e $ws3/src/run.sh ]]
   berth --json discard "check-$name" >/dev/null
+  # The workspace is ready again; accepting it again finds its change in the folder already.
+  out=$(berth --json accept "$name")
+  jq -e '.empty' <<<"$out" >/dev/null
   berth --json discard --force "$name" >/dev/null
 done
