@@ -31,6 +31,7 @@ COMMANDS = {
     "run": "run", "shell": "run", "pool": "pool", "watch": "watch", "doctor": "doctor",
     "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
     "setup": "new",
+    "forget": "forget",  # plain folders (issue 17)
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
 OWN_STATUS = {"run", "shell", "doctor", "accept", "sync"}  # accept, sync: 3 with conflicts

@@ -103,6 +103,12 @@ struct ProjectOptions {
   /// (<libexecdir>/berth/berth). When there is none, the pool is not refilled in the background
   /// and the watcher is off, and create_workspace and discard_workspace say so in their warnings.
   std::string helper_path = {};
+  /// A folder that is not inside a git repository (docs/plain.md): `plain_create` makes berth's
+  /// private repository for it (outside it) when there is none yet (`new` does); `plain_force`
+  /// treats the directory as a plain folder even inside a git repository (`new --plain`).
+  /// Otherwise such a folder is a plain project only once `new` has made its repository.
+  bool plain_create = false;
+  bool plain_force = false;
 };
 
 /// A git repository as berth sees it.
@@ -138,8 +144,17 @@ public:
   const std::string& empty_tree() const { return empty_tree_; }
   /// The berth executable for background work (see ProjectOptions::helper_path); "" if none.
   const std::string& helper() const { return helper_; }
+  /// A plain folder (not a git repository) berth keeps a private repository for: its real path;
+  /// "" for a git repository. A plain project is bare (common_dir() is the private repository)
+  /// and never has a main worktree: the folder is written only by accept (docs/plain.md).
+  const std::string& plain_folder() const { return plain_folder_; }
+  bool plain() const { return !plain_folder_.empty(); }
+  /// Where a plain folder was recorded before it moved (found again by its device and inode),
+  /// "" when it did not move: `doctor --repair` records the new place.
+  const std::string& plain_moved_from() const { return plain_moved_from_; }
 
 private:
+  std::string plain_folder_, plain_moved_from_;
   std::string common_dir_, main_worktree_, current_worktree_, cwd_, berth_dir_, workspace_root_,
       default_root_, name_, object_format_, null_oid_, empty_tree_, helper_;
   std::vector<std::string> previous_roots_;
@@ -402,6 +417,9 @@ struct AcceptOptions {
   /// Land nested repositories that are not submodules as gitlinks (their files stay out), and
   /// submodule commits the project cannot reach (see `unreachable_gitlink`).
   bool allow_gitlink = false;
+  /// A plain folder only: files the user changed in the folder since the base that the workspace
+  /// changed too are merged (three-way, text) rather than refused (docs/plain.md).
+  bool merge = false;
 };
 
 struct Accepted {
@@ -547,6 +565,16 @@ bool pool_refill_in_background(const Project& project);
 /// What `pool fill --background` runs: at most one per project (others leave at once), at idle
 /// CPU and I/O priority, filling up to pool.size and deleting discarded trees.
 Result<PoolStatus> pool_fill_background(const Project& project);
+
+/// `berth forget`: what a plain folder's forgetting removed.
+struct Forgotten {
+  std::string folder;     ///< the plain folder (untouched)
+  std::string repository; ///< berth's private repository of it, now removed
+};
+/// Remove a plain folder's private repository (docs/plain.md). Refused (plain_in_use, exit 5)
+/// while a workspace, a trash snapshot (unless `force`: they go with it) or an interrupted accept
+/// of it is left.
+Result<Forgotten> forget_plain(const Project& project, Force force);
 
 // ---- doctor --------------------------------------------------------------------------------
 

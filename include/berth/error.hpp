@@ -61,6 +61,9 @@ enum class ErrorCode {
   // issue 14, the sandbox (keep together)
   sandbox_path_refused, ///< --allow-write names git's dir, hooks or config, or overlaps a hidden
                         ///< path
+  // issue 17, plain folders (keep together)
+  plain_folder_changed, ///< accept would overwrite a file the user changed in the plain folder
+  plain_in_use,         ///< forget: a workspace or trash of the plain folder is left
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -416,7 +416,13 @@ int run_main(int argc, char** argv) {
 
   std::optional<berth::Project> project;
   if (op.needs_project) {
-    auto opened = berth::Project::open({args.dir, args.config});
+    berth::ProjectOptions options{args.dir, args.config};
+    // Only `new` makes a plain folder's private repository (docs/plain.md).
+    if (op.name == "new") {
+      options.plain_create = true;
+      options.plain_force = params.contains("plain") && params["plain"] == true;
+    }
+    auto opened = berth::Project::open(options);
     if (!opened) return fail_with(opened.error());
     project = std::move(*opened);
   }

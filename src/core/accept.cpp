@@ -17,6 +17,7 @@
 #include "core/lease.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
+#include "core/plain.hpp"
 #include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -467,6 +468,8 @@ Result<void> check_target_clean(const Target& target, const std::vector<FileChan
 
 std::vector<std::string> pending_accepts(const Project& project) {
   std::vector<std::string> notes;
+  if (project.plain())
+    if (std::string note = plain_pending_accept(project); !note.empty()) notes.push_back(note);
   for (const auto& file : intent_files(project)) {
     auto in = load_intent(file);
     if (!in) continue;
@@ -678,6 +681,15 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
     }
   }
   a.name = w.name;
+  if (project.plain()) {
+    // A plain folder: the change is written into the folder itself (docs/plain.md).
+    auto put = plain_accept(project, w, options, a);
+    if (!put || put->empty || put->dry_run || !put->conflicts.empty()) return put;
+    a = *put;
+    BERTH_TRY(holding->finish(a.new_commit));
+    if (!options.keep) discard_after_landing(project, w.name, a);
+    return a;
+  }
   // A branch that moves between the preview and the locking of its refs (the user committed)
   // changed nothing: the accept is planned again on top of the new commit, a few times.
   bool lost_race = false;

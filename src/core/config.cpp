@@ -48,6 +48,15 @@ const std::vector<ConfigKey>& config_keys() {
        "follow workspace changes with a background watcher (inotify), so list, status, diff and "
        "discard look only at what changed; turn off on network filesystems",
        true},
+      // Plain folders (docs/plain.md): what their snapshots leave out besides .gitignore files.
+      {"plain.ignore",
+       std::vector<std::string>{"node_modules/", "target/", "build/", "dist/", "__pycache__/",
+                                "*.pyc", ".venv/", "venv/", ".tox/", ".mypy_cache/",
+                                ".pytest_cache/", ".gradle/", ".next/", ".cache/", ".DS_Store",
+                                ".hg/", ".svn/", ".jj/", ".bzr/"},
+       "gitignore-style patterns a plain folder's snapshots leave out (build output, dependency "
+       "folders, other version control), besides its .gitignore files",
+       true},
       {"setup.lfs", std::string("auto"),
        "auto: Git LFS files are real files in a new workspace; skip: leave them as pointers", true},
       // A repository's own .berth.toml must not loosen what the MCP server lets an agent do.

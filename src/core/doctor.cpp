@@ -10,6 +10,7 @@
 #include "core/lease.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
+#include "core/plain.hpp"
 #include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -305,6 +306,8 @@ Result<DoctorReport> doctor(const Project& project, Repair repair) {
   }
   for (const auto& file : intent_files(project))
     BERTH_TRY(settle_interrupted_accept(project, file, repair, report));
+  // A plain folder: its interrupted accept (finished), a folder that moved (re-linked).
+  if (project.plain()) BERTH_TRY(plain_doctor(project, repair, report));
 
   // Registry against git and the disk, under the lock: no command changes what is judged here.
   // Repairs that update refs (a user's reference-transaction hook runs for each) are made after

@@ -82,6 +82,11 @@ std::string_view code_name(ErrorCode code) {
     return "read_only_file";
   case ErrorCode::sandbox_path_refused:
     return "sandbox_path_refused";
+  // issue 17, plain folders
+  case ErrorCode::plain_folder_changed:
+    return "plain_folder_changed";
+  case ErrorCode::plain_in_use:
+    return "plain_in_use";
   }
   return "unknown";
 }
@@ -113,6 +118,9 @@ int exit_status(ErrorCode code) {
   case ErrorCode::hostile_file:
   case ErrorCode::read_only_file:
   case ErrorCode::sandbox_path_refused:
+  // issue 17, plain folders
+  case ErrorCode::plain_folder_changed:
+  case ErrorCode::plain_in_use:
     return 5;
   default:
     return 1;

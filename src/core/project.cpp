@@ -1,6 +1,7 @@
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
 #include "core/git.hpp"
+#include "core/plain.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/workspace_git.hpp"
@@ -232,75 +233,104 @@ Result<Project> Project::open(const ProjectOptions& options) {
   auto probed = BERTH_TRY(git_status_of(probe));
   auto lines = split_lines(probed.out);
   bool outside_work_tree = lines.size() >= 4 && lines[3] == "false";
-  if (!probed.ok() && !outside_work_tree)
-    return fail(ErrorCode::not_a_repository, fmt::format("not a git repository: {}", p.cwd_),
-                "run berth inside a git repository, or point -C at one");
-  if (lines.size() < 4 || (!outside_work_tree && lines.size() < 5))
-    return tl::unexpected(git_error(probe, probed, "unexpected rev-parse output"));
-  auto common = util::real_path(lines[0]);
-  if (!common) return fail(ErrorCode::io_error, common.error());
-  p.common_dir_ = *common;
-  p.object_format_ = lines[2];
-  bool sha256 = p.object_format_ == "sha256";
-  p.null_oid_ = std::string(sha256 ? 64 : 40, '0');
-  p.empty_tree_ = sha256 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-                         : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-  if (!outside_work_tree) p.current_worktree_ = lines[4];
-  p.berth_dir_ = util::join(p.common_dir_, "berth");
-
-  // The first entry of `worktree list` is the main worktree (or the bare repository itself).
-  // While another process is half-way through `git worktree add` (another `berth new`, whose
-  // lock we do not hold here), listing fails ("failed to read .git/worktrees/<new>/commondir").
-  // That window lasts milliseconds: try again rather than fail.
-  std::vector<std::string> list_args{"--git-dir=" + p.common_dir_, "worktree", "list",
-                                     "--porcelain", "-z"};
-  // A worktree whose HEAD (or gitdir, locked) was replaced by a FIFO would make the list wait
-  // forever, and so every command: then git's own rule for the main worktree (the common dir
-  // without its "/.git"; bare per core.bare) stands in for the list, and the commands that need
-  // the list refuse with hostile_file.
-  std::vector<WorktreeEntry> worktrees;
-  if (!admin_dir_blocking_list(p.common_dir_).empty()) {
-    WorktreeEntry main;
-    main.path = p.common_dir_;
-    main.bare = BERTH_TRY(git_out(p.common_dir_, {"--git-dir=" + p.common_dir_, "rev-parse",
-                                                  "--is-bare-repository"})) == "true";
-    if (!main.bare && main.path.size() > 5 && main.path.substr(main.path.size() - 5) == "/.git")
-      main.path.resize(main.path.size() - 5);
-    worktrees.push_back(main);
-  } else {
-    auto listed = git_out(p.common_dir_, list_args);
-    for (int attempt = 0; !listed && attempt < 50; ++attempt) {
-      ::usleep(20 * 1000);
-      listed = git_out(p.common_dir_, list_args);
+  // A plain folder (not a git repository; docs/plain.md): berth's private repository of it, or,
+  // standing in one of its workspaces, the folder that repository's marker names.
+  bool in_git = probed.ok() || outside_work_tree;
+  auto plain = BERTH_TRY(find_plain(util::real_path(p.cwd_).value_or(p.cwd_), options.plain_create,
+                                    options.plain_force, in_git));
+  if (!plain && in_git && lines.size() >= 4)
+    if (auto common = util::real_path(lines[0])) {
+      if (std::string folder = plain_folder_of(*common); !folder.empty())
+        plain = PlainLocation{folder, *common, ""};
     }
-    worktrees = parse_worktree_list(BERTH_TRY(std::move(listed)));
-  }
-  if (!worktrees.empty() && worktrees.front().bare) {
+  if (plain) {
+    p.plain_folder_ = plain->folder;
+    p.plain_moved_from_ = plain->moved_from;
+    p.common_dir_ = plain->common_dir;
     p.bare_ = true;
+    p.object_format_ = "sha1";
+    if (in_git && !outside_work_tree && lines.size() >= 5) p.current_worktree_ = lines[4];
+  }
+  if (!plain && !probed.ok() && !outside_work_tree)
+    return fail(ErrorCode::not_a_repository, fmt::format("not a git repository: {}", p.cwd_),
+                "run berth inside a git repository, or point -C at one (`berth new NAME` in a "
+                "folder that is not one keeps it as a plain folder: docs/plain.md)");
+  if (plain) {
+    p.null_oid_ = std::string(40, '0');
+    p.empty_tree_ = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+    p.berth_dir_ = util::join(p.common_dir_, "berth");
   } else {
-    bool in_main = !outside_work_tree && util::real_path(lines[1]).value_or("") == p.common_dir_;
-    p.main_worktree_ =
-        main_worktree_of(p.berth_dir_, p.common_dir_,
-                         worktrees.empty() ? util::dirname(p.common_dir_) : worktrees.front().path,
-                         in_main ? p.current_worktree_ : std::string());
-  }
-  // Shared config damaged behind berth's back (`core.bare = true` set by a hook, `core.worktree`
-  // pointing into a workspace) must not move the project: its name, its .berth.toml and so its
-  // workspace root. A common dir named `.git` that has an index (the main checkout's) is the git
-  // dir of the checkout around it, which git's answer may only replace by a folder outside it
-  // (`berth doctor` reports the damage). A bare repository named `.git` with worktrees beside it
-  // has no index of its own: it stays bare.
-  if (std::string around = util::dirname(p.common_dir_);
-      util::basename(p.common_dir_) == ".git" && util::is_directory(around) &&
-      util::exists(util::join(p.common_dir_, "index")) &&
-      (p.bare_ || (p.main_worktree_ != around && util::is_within(p.main_worktree_, around)) ||
-       util::is_within(p.main_worktree_, util::join(util::data_home(), "berth")))) {
-    p.bare_ = false;
-    p.main_worktree_ = around;
-  }
+    if (lines.size() < 4 || (!outside_work_tree && lines.size() < 5))
+      return tl::unexpected(git_error(probe, probed, "unexpected rev-parse output"));
+    auto common = util::real_path(lines[0]);
+    if (!common) return fail(ErrorCode::io_error, common.error());
+    p.common_dir_ = *common;
+    p.object_format_ = lines[2];
+    bool sha256 = p.object_format_ == "sha256";
+    p.null_oid_ = std::string(sha256 ? 64 : 40, '0');
+    p.empty_tree_ = sha256 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+                           : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+    if (!outside_work_tree) p.current_worktree_ = lines[4];
+    p.berth_dir_ = util::join(p.common_dir_, "berth");
 
-  std::string name = util::basename(p.bare_ ? p.common_dir_ : p.main_worktree_);
-  if (p.bare_ && name.size() > 4 && name.substr(name.size() - 4) == ".git")
+    // The first entry of `worktree list` is the main worktree (or the bare repository itself).
+    // While another process is half-way through `git worktree add` (another `berth new`, whose
+    // lock we do not hold here), listing fails ("failed to read .git/worktrees/<new>/commondir").
+    // That window lasts milliseconds: try again rather than fail.
+    std::vector<std::string> list_args{"--git-dir=" + p.common_dir_, "worktree", "list",
+                                       "--porcelain", "-z"};
+    // A worktree whose HEAD (or gitdir, locked) was replaced by a FIFO would make the list wait
+    // forever, and so every command: then git's own rule for the main worktree (the common dir
+    // without its "/.git"; bare per core.bare) stands in for the list, and the commands that need
+    // the list refuse with hostile_file.
+    std::vector<WorktreeEntry> worktrees;
+    if (!admin_dir_blocking_list(p.common_dir_).empty()) {
+      WorktreeEntry main;
+      main.path = p.common_dir_;
+      main.bare = BERTH_TRY(git_out(p.common_dir_, {"--git-dir=" + p.common_dir_, "rev-parse",
+                                                    "--is-bare-repository"})) == "true";
+      if (!main.bare && main.path.size() > 5 && main.path.substr(main.path.size() - 5) == "/.git")
+        main.path.resize(main.path.size() - 5);
+      worktrees.push_back(main);
+    } else {
+      auto listed = git_out(p.common_dir_, list_args);
+      for (int attempt = 0; !listed && attempt < 50; ++attempt) {
+        ::usleep(20 * 1000);
+        listed = git_out(p.common_dir_, list_args);
+      }
+      worktrees = parse_worktree_list(BERTH_TRY(std::move(listed)));
+    }
+    if (!worktrees.empty() && worktrees.front().bare) {
+      p.bare_ = true;
+    } else {
+      bool in_main = !outside_work_tree && util::real_path(lines[1]).value_or("") == p.common_dir_;
+      p.main_worktree_ = main_worktree_of(p.berth_dir_, p.common_dir_,
+                                          worktrees.empty() ? util::dirname(p.common_dir_)
+                                                            : worktrees.front().path,
+                                          in_main ? p.current_worktree_ : std::string());
+    }
+    // Shared config damaged behind berth's back (`core.bare = true` set by a hook, `core.worktree`
+    // pointing into a workspace) must not move the project: its name, its .berth.toml and so its
+    // workspace root. A common dir named `.git` that has an index (the main checkout's) is the git
+    // dir of the checkout around it, which git's answer may only replace by a folder outside it
+    // (`berth doctor` reports the damage). A bare repository named `.git` with worktrees beside it
+    // has no index of its own: it stays bare.
+    if (std::string around = util::dirname(p.common_dir_);
+        util::basename(p.common_dir_) == ".git" && util::is_directory(around) &&
+        util::exists(util::join(p.common_dir_, "index")) &&
+        (p.bare_ || (p.main_worktree_ != around && util::is_within(p.main_worktree_, around)) ||
+         util::is_within(p.main_worktree_, util::join(util::data_home(), "berth")))) {
+      p.bare_ = false;
+      p.main_worktree_ = around;
+    }
+  } // not plain
+
+  // The folder a plain project stands for names it and anchors its workspace root.
+  const std::string& anchor =
+      p.plain() ? p.plain_folder_ : (p.bare_ ? p.common_dir_ : p.main_worktree_);
+  std::string name =
+      util::basename(p.plain() ? p.plain_folder_ : (p.bare_ ? p.common_dir_ : p.main_worktree_));
+  if (p.bare_ && !p.plain() && name.size() > 4 && name.substr(name.size() - 4) == ".git")
     name.resize(name.size() - 4);
   if (name.empty() || name == "/") name = "project";
   p.name_ = name;
@@ -321,8 +351,7 @@ Result<Project> Project::open(const ProjectOptions& options) {
   std::string leaf =
       fmt::format("{}-{:08x}", p.name_, static_cast<uint32_t>(util::fnv1a(p.common_dir_)));
   auto settled =
-      settled_default_root(p.berth_dir_, p.common_dir_,
-                           choose_default_root(p.bare_ ? p.common_dir_ : p.main_worktree_, leaf),
+      settled_default_root(p.berth_dir_, p.common_dir_, choose_default_root(anchor, leaf),
                            util::join(util::data_home(), "berth/" + leaf));
   p.default_root_ = std::move(settled.root);
   p.previous_roots_ = std::move(settled.previous);
@@ -336,7 +365,7 @@ Result<Project> Project::open(const ProjectOptions& options) {
   if (root.empty())
     p.workspace_root_ = p.default_root_;
   else
-    p.workspace_root_ = util::absolute(root, p.bare_ ? p.common_dir_ : p.main_worktree_);
+    p.workspace_root_ = util::absolute(root, anchor);
   p.helper_ = find_helper(options.helper_path);
   return p;
 }

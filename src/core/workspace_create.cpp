@@ -11,6 +11,7 @@
 #include "core/crash_checks.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
+#include "core/plain.hpp"
 #include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/ports.hpp"
@@ -476,6 +477,10 @@ static Result<Created> create_steps(const Project& project, const NewOptions& op
       return fail(ErrorCode::empty_repository, "the repository has no commit yet",
                   "make a first commit, then create workspaces from it");
     base = BERTH_TRY(std::move(resolved));
+  } else if (project.plain()) {
+    // A plain folder: its state now is the base (a commit on the private repository's branch,
+    // made only when something changed since the last look).
+    base = BERTH_TRY(plain_snapshot(project));
   } else {
     if (project.current_worktree().empty() && !project.bare() &&
         util::is_within(project.cwd(), project.main_worktree()) &&
@@ -507,7 +512,7 @@ static Result<Created> create_steps(const Project& project, const NewOptions& op
     // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
     // index, so their checkout is not touched in any way; the new workspace gets it as its work
     // tree and staged state.
-    if (project.current_worktree().empty())
+    if (project.current_worktree().empty() || project.plain())
       return fail(ErrorCode::usage, "--carry needs a checkout to carry work from",
                   "run it inside your checkout");
     Workspace here;

@@ -18,7 +18,10 @@ Entry accept_entry() {
                flag_param("dry_run", "say what would happen; change nothing", "n"),
                flag_param("keep", "keep the workspace after landing"),
                flag_param("allow_gitlink", "land nested repositories and unreachable submodule "
-                                           "commits as gitlinks anyway")};
+                                           "commits as gitlinks anyway"),
+               flag_param("merge", "a plain folder: merge (three-way, text) files you changed in "
+                                   "the folder that the workspace changed too, rather than "
+                                   "refuse")};
   op.destructive = true;
   op.schema = "accept";
   return {op,
@@ -30,6 +33,7 @@ Entry accept_entry() {
             options.dry_run = p.flag("dry_run");
             options.keep = p.flag("keep");
             options.allow_gitlink = p.flag("allow_gitlink");
+            options.merge = p.flag("merge");
             auto a = BERTH_TRY(accept_workspace(project, p.string("name"), options));
             // It does not merge: a result naming the paths, exit 3 (conflict, nothing changed).
             if (!a.conflicts.empty())

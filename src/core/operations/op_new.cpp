@@ -15,7 +15,9 @@ Entry new_entry() {
                string_param("owner", "a label for who works there (agent, ticket, person)"),
                flag_param("no_pool", "skip the warm pool: a fresh worktree and full checkout"),
                flag_param("carry", "bring your uncommitted work (staged, unstaged, untracked) "
-                                   "along; your checkout is untouched")};
+                                   "along; your checkout is untouched"),
+               flag_param("plain", "treat this folder as a plain folder (a private repository "
+                                   "outside it) even inside a git repository")};
   op.schema = "new";
   return {op,
           [](const Project& project, const Params& p,

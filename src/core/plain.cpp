@@ -1,0 +1,531 @@
+// Plain folders: see plain.hpp, docs/plain.md and ADR 0011.
+#include "core/plain.hpp"
+
+#include "core/accept_steps.hpp"
+#include "core/capture.hpp"
+#include "core/git.hpp"
+#include "core/registry.hpp"
+#include "core/review.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/dir.hpp"
+#include "util/paths.hpp"
+#include "util/process_info.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace berth {
+
+namespace {
+
+std::string plain_area() {
+  return util::join(util::data_home(), "berth/plain");
+}
+std::string link_of(const std::string& folder) {
+  return util::join(plain_area(),
+                    fmt::format("by-path/{:016x}", static_cast<uint64_t>(util::fnv1a(folder))));
+}
+std::string marker_of(const std::string& common_dir) {
+  return util::join(common_dir, "berth/plain.json");
+}
+
+struct Marker {
+  std::string folder;
+  uint64_t device = 0, inode = 0;
+};
+std::optional<Marker> read_marker(const std::string& common_dir) {
+  auto text = util::read_file(marker_of(common_dir));
+  if (!text) return std::nullopt;
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object() || !j.contains("folder") || !j["folder"].is_string()) return std::nullopt;
+  return Marker{j["folder"].get<std::string>(), j.value("device", uint64_t{0}),
+                j.value("inode", uint64_t{0})};
+}
+std::pair<uint64_t, uint64_t> identity_of(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return {0, 0};
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+}
+// The marker (inside the private repository) and the link (by the folder's path) name each other:
+// the link finds the repository from the folder, the marker's device and inode find a folder
+// that moved (its old link then leads nowhere).
+Result<void> write_link(const std::string& common_dir, const std::string& folder) {
+  auto [device, inode] = identity_of(folder);
+  nlohmann::json j{{"folder", folder}, {"device", device}, {"inode", inode}};
+  if (auto made = util::make_dirs(util::join(common_dir, "berth")); !made)
+    return fail(ErrorCode::io_error, made.error());
+  if (auto w = util::write_file_atomic(marker_of(common_dir), j.dump(2) + "\n"); !w)
+    return fail(ErrorCode::io_error, w.error());
+  if (auto made = util::make_dirs(util::dirname(link_of(folder))); !made)
+    return fail(ErrorCode::io_error, made.error());
+  if (auto w = util::write_file_atomic(link_of(folder), util::basename(common_dir) + "\n"); !w)
+    return fail(ErrorCode::io_error, w.error());
+  return {};
+}
+std::string linked_repo(const std::string& folder) {
+  auto id = util::read_file(link_of(folder));
+  if (!id) return "";
+  std::string name = chomp(*id);
+  if (name.empty() || name.find('/') != std::string::npos || name[0] == '.') return "";
+  std::string repo = util::join(plain_area(), name);
+  auto marker = read_marker(repo);
+  return marker && marker->folder == folder ? repo : "";
+}
+
+Result<PlainLocation> make_plain(const std::string& folder) {
+  std::string home = util::real_path(util::home_dir()).value_or(util::home_dir());
+  if (folder == "/" || folder == home)
+    return fail(
+        ErrorCode::not_a_repository,
+        fmt::format("berth does not keep {} as a plain folder (it holds everything)", folder),
+        "run berth in the folder of one project, or point -C at it");
+  if (util::is_within(folder, util::join(util::data_home(), "berth")))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("{} is inside berth's own data directory", folder),
+                "run berth in a project folder");
+  if (std::string repo = linked_repo(folder); !repo.empty()) return PlainLocation{folder, repo, ""};
+  // The id is the first path's hash; another folder that once had that path keeps its own.
+  std::string id = fmt::format("{:016x}", static_cast<uint64_t>(util::fnv1a(folder)));
+  std::string repo = util::join(plain_area(), id);
+  for (int n = 1; util::exists(repo); ++n)
+    repo = util::join(plain_area(), fmt::format("{}-{}", id, n));
+  if (auto made = util::make_dirs(repo); !made) return fail(ErrorCode::io_error, made.error());
+  BERTH_TRY(git(GitCall{{"init", "-q", "--bare", "--initial-branch=folder", repo},
+                        plain_area(),
+                        {},
+                        {},
+                        util::Stream::pipe}));
+  BERTH_TRY(write_link(repo, folder));
+  return PlainLocation{folder, *util::real_path(repo), ""};
+}
+
+// A git call on the folder: the private repository as git dir, the folder as work tree, no hook
+// or fsmonitor of the user's, and the untracked cache so that a snapshot reads only the folders
+// that changed. Nothing is ever written into the folder by these (add, write-tree, diff).
+GitCall folder_call(const Project& project, std::vector<std::string> args) {
+  std::vector<std::string> full{"--git-dir=" + project.common_dir(),
+                                "--work-tree=" + project.plain_folder(),
+                                "-c",
+                                "core.hooksPath=/dev/null",
+                                "-c",
+                                "core.fsmonitor=false",
+                                "-c",
+                                "core.untrackedCache=true",
+                                "-c",
+                                "core.quotePath=false"};
+  full.insert(full.end(), args.begin(), args.end());
+  return GitCall{std::move(full), project.plain_folder(), {}, {}, util::Stream::pipe};
+}
+
+// plain.ignore, as the private repository's info/exclude (rewritten only when it changed).
+Result<void> write_excludes(const Project& project) {
+  std::string text = "# berth: plain.ignore (docs/plain.md)\n";
+  for (const auto& pattern : project.config().get_list("plain.ignore"))
+    text += pattern + "\n";
+  std::string file = util::join(project.common_dir(), "info/exclude");
+  if (util::read_file(file).value_or("") == text) return {};
+  (void)util::make_dirs(util::dirname(file));
+  if (auto w = util::write_file_atomic(file, text); !w) return fail(ErrorCode::io_error, w.error());
+  return {};
+}
+
+// The folder's tree now, through the private index (stat data: only changed files are hashed).
+Result<std::string> folder_tree(const Project& project) {
+  BERTH_TRY(write_excludes(project));
+  BERTH_TRY(git(folder_call(project, {"add", "-A"})));
+  return git_out(project.common_dir(), {"--git-dir=" + project.common_dir(), "write-tree"});
+}
+
+std::optional<std::string> private_head(const Project& project) {
+  auto head = git_status_of(repo_call(project, {"rev-parse", "-q", "--verify", "HEAD^{commit}"}));
+  if (!head || !head->ok()) return std::nullopt;
+  return chomp(head->out);
+}
+
+// `tree` as the new tip of the private branch (unless it is the tip's tree already).
+Result<std::string> commit_folder(const Project& project, const std::string& tree,
+                                  const std::string& message) {
+  auto head = private_head(project);
+  if (head && BERTH_TRY(tree_of(project, *head)) == tree) return *head;
+  std::vector<std::string> parents;
+  if (head) parents.push_back(*head);
+  std::string commit = BERTH_TRY(make_commit(project, tree, parents, message));
+  BERTH_TRY(git(repo_call(project, {"update-ref", "-m", "berth: snapshot", "HEAD", commit,
+                                    head.value_or(project.null_oid())})));
+  return commit;
+}
+
+std::string journal_of(const Project& project) {
+  return util::join(project.berth_dir(), "plain-accept.json");
+}
+
+struct Journal {
+  std::string workspace, folder, from_tree, to_tree;
+  int64_t pid = 0, pid_start = 0;
+};
+std::optional<Journal> read_journal(const Project& project) {
+  auto text = util::read_file(journal_of(project));
+  if (!text) return std::nullopt;
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  return Journal{j.value("workspace", ""),   j.value("folder", ""),
+                 j.value("from_tree", ""),   j.value("to_tree", ""),
+                 j.value("pid", int64_t{0}), j.value("pid_start", int64_t{0})};
+}
+
+// A dead accept's journal: the folder is half-written until `doctor --repair` finishes it, so a
+// snapshot of it would be a base nobody chose.
+Result<void> refuse_interrupted(const Project& project, const char* hint) {
+  if (auto j = read_journal(project); j && !util::process_alive(j->pid, j->pid_start))
+    return fail(ErrorCode::interrupted,
+                fmt::format("an accept of '{}' into {} was interrupted", j->workspace, j->folder),
+                hint);
+  return {};
+}
+
+// Paths that differ between two trees (no rename detection: a rename is a delete and an add).
+Result<std::set<std::string>> paths_between(const Project& project, const std::string& a,
+                                            const std::string& b) {
+  auto out = BERTH_TRY(
+      git(repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b})));
+  std::set<std::string> paths;
+  for (auto& p : split_z(out.out))
+    if (!p.empty()) paths.insert(p);
+  return paths;
+}
+
+// Write `to` over `from` in the folder, for a journal whose writing was cut short: the private
+// index takes `to` (stat data kept for the paths that did not change), then exactly the changed
+// paths are written from it (or removed). Safe to run twice.
+Result<void> finish_writing(const Project& project, const Journal& j) {
+  std::string lock = util::join(project.common_dir(), "index.lock");
+  if (util::exists(lock)) ::unlink(lock.c_str());
+  auto changed = BERTH_TRY(paths_between(project, j.from_tree, j.to_tree));
+  BERTH_TRY(git(folder_call(project, {"read-tree", "-m", j.from_tree, j.to_tree})));
+  auto present =
+      BERTH_TRY(git(repo_call(project, {"ls-tree", "-r", "-z", "--name-only", j.to_tree})));
+  std::set<std::string> in_to;
+  for (auto& p : split_z(present.out))
+    in_to.insert(p);
+  std::vector<std::string> write{"checkout-index", "-f", "--"};
+  for (const auto& path : changed) {
+    if (in_to.count(path)) {
+      write.push_back(path);
+    } else {
+      std::string file = util::join(project.plain_folder(), path);
+      ::unlink(file.c_str());
+      // Folders the removal emptied go too, as git's own checkout does.
+      for (std::string dir = util::dirname(file);
+           dir != project.plain_folder() && util::is_within(dir, project.plain_folder());
+           dir = util::dirname(dir))
+        if (::rmdir(dir.c_str()) != 0) break;
+    }
+  }
+  if (write.size() > 3) BERTH_TRY(git(folder_call(project, write)));
+  return {};
+}
+
+Result<void> end_journal(const Project& project, const Journal& j) {
+  BERTH_TRY(commit_folder(project, j.to_tree, fmt::format("berth: accepted {}", j.workspace)));
+  ::unlink(journal_of(project).c_str());
+  return {};
+}
+
+// A three-way merge of the folder's and the workspace's changes since the base, as a tree: the
+// paths both changed are merged as text (`git merge-file`), any other overlap (binary, deleted
+// on one side, different types) is a conflict. Nothing is written but objects and a scratch index.
+struct Merged {
+  std::string tree;
+  std::vector<std::string> conflicts;
+};
+Result<Merged> merge_trees(const Project& project, const std::string& base, const std::string& ours,
+                           const std::string& theirs) {
+  std::string scratch = util::join(project.berth_dir(), "tmp");
+  (void)util::make_dirs(scratch);
+  std::string index = util::join(scratch, fmt::format("plain-merge-{}", ::getpid()));
+  ::unlink(index.c_str());
+  auto call = [&](std::vector<std::string> args, std::string input = {}) {
+    GitCall c = repo_call(project, std::move(args));
+    c.env["GIT_INDEX_FILE"] = index;
+    c.input = std::move(input);
+    return c;
+  };
+  struct Cleanup {
+    std::string path;
+    ~Cleanup() { ::unlink(path.c_str()); }
+  } cleanup{index};
+  BERTH_TRY(git(call({"read-tree", "-m", "-i", "--aggressive", base, ours, theirs})));
+  auto unmerged = BERTH_TRY(git(call({"ls-files", "-u", "-z"})));
+  // path -> stage -> (mode, blob)
+  std::map<std::string, std::map<int, std::pair<std::string, std::string>>> stages;
+  for (const auto& rec : split_z(unmerged.out)) {
+    auto tab = rec.find('\t');
+    if (tab == std::string::npos || rec.size() < tab) continue;
+    std::string meta = rec.substr(0, tab), path = rec.substr(tab + 1);
+    auto s1 = meta.find(' '), s2 = meta.rfind(' ');
+    if (s1 == std::string::npos || s2 == s1) continue;
+    stages[path][std::stoi(meta.substr(s2 + 1))] = {meta.substr(0, s1),
+                                                    meta.substr(s1 + 1, s2 - s1 - 1)};
+  }
+  Merged m;
+  auto regular = [](const std::string& mode) { return mode == "100644" || mode == "100755"; };
+  for (const auto& [path, st] : stages) {
+    if (st.size() != 3 || !regular(st.at(1).first) || !regular(st.at(2).first) ||
+        !regular(st.at(3).first)) {
+      m.conflicts.push_back(path);
+      continue;
+    }
+    std::vector<std::string> files;
+    for (int s : {2, 1, 3}) {
+      std::string f = util::join(scratch, fmt::format("plain-merge-{}-{}", ::getpid(), s));
+      auto blob = BERTH_TRY(git(repo_call(project, {"cat-file", "blob", st.at(s).second})));
+      if (auto w = util::write_file(f, blob.out); !w) return fail(ErrorCode::io_error, w.error());
+      files.push_back(f);
+    }
+    auto merged = BERTH_TRY(
+        git_status_of(repo_call(project, {"merge-file", "-p", files[0], files[1], files[2]})));
+    for (const auto& f : files)
+      ::unlink(f.c_str());
+    // merge-file: 0 clean, N conflicts, a negative status (255) for binary or unreadable input.
+    if (merged.exit_code != 0) {
+      m.conflicts.push_back(path);
+      continue;
+    }
+    GitCall hash = repo_call(project, {"hash-object", "-w", "--stdin"});
+    hash.input = merged.out;
+    std::string blob = chomp(BERTH_TRY(git(hash)).out);
+    // The workspace's mode when it changed it, else the folder's.
+    std::string mode = st.at(3).first != st.at(1).first ? st.at(3).first : st.at(2).first;
+    BERTH_TRY(git(
+        call({"update-index", "--index-info"},
+             fmt::format("0 {}\t{}\n{} {} 0\t{}\n", project.null_oid(), path, mode, blob, path))));
+  }
+  if (!m.conflicts.empty()) return m;
+  m.tree = chomp(BERTH_TRY(git(call({"write-tree"}))).out);
+  return m;
+}
+
+} // namespace
+
+std::string plain_folder_of(const std::string& common_dir) {
+  if (!util::is_within(common_dir, plain_area())) return "";
+  auto marker = read_marker(common_dir);
+  return marker ? marker->folder : "";
+}
+
+Result<std::optional<PlainLocation>> find_plain(const std::string& cwd, bool create, bool force,
+                                                bool inside_git) {
+  if (force) return BERTH_TRY(make_plain(cwd));
+  for (std::string dir = cwd;; dir = util::dirname(dir)) {
+    if (std::string repo = linked_repo(dir); !repo.empty())
+      return PlainLocation{dir, util::real_path(repo).value_or(repo), ""};
+    if (util::exists(util::join(dir, ".git")) || dir == "/" || dir.empty()) break;
+  }
+  if (inside_git) return std::nullopt;
+  if (create) return BERTH_TRY(make_plain(cwd));
+  // Moved: a private repository whose folder is gone, recorded with the device and inode of the
+  // folder we stand in (or one above it).
+  std::map<std::pair<uint64_t, uint64_t>, std::string> here;
+  for (std::string dir = cwd; dir != "/" && !dir.empty(); dir = util::dirname(dir))
+    here.emplace(identity_of(dir), dir);
+  std::vector<std::string> names;
+  {
+    util::DirEntries entries(plain_area());
+    for (const auto& entry : entries)
+      if (entry.name != "by-path") names.emplace_back(entry.name);
+  }
+  for (const auto& name : names) {
+    std::string repo = util::join(plain_area(), name);
+    auto marker = read_marker(repo);
+    if (!marker || marker->inode == 0 || util::exists(marker->folder)) continue;
+    auto found = here.find({marker->device, marker->inode});
+    if (found != here.end())
+      return PlainLocation{found->second, util::real_path(repo).value_or(repo), marker->folder};
+  }
+  return std::nullopt;
+}
+
+Result<std::string> plain_snapshot(const Project& project) {
+  // Under the project lock: two commands snapshotting at once would fight over the private index
+  // (no user hook runs here: hooksPath is off for the folder's calls).
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
+  BERTH_TRY(refuse_interrupted(project, "run `berth doctor --repair` to finish it"));
+  std::string tree = BERTH_TRY(folder_tree(project));
+  return commit_folder(project, tree, "berth: snapshot of the folder");
+}
+
+Result<Accepted> plain_accept(const Project& project, const Workspace& w,
+                              const AcceptOptions& options, Accepted a) {
+  a.target = project.plain_folder();
+  a.target_worktree = project.plain_folder();
+  Captured now = BERTH_TRY(capture(project, w));
+  BERTH_TRY(refuse_unrecordable(w, now));
+  std::string base_tree = BERTH_TRY(tree_of(project, w.base));
+  a.head = now.head;
+
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
+  BERTH_TRY(
+      refuse_interrupted(project, "run `berth doctor --repair` to finish it, then accept again"));
+  // The folder as it is now: the private index takes it (with fresh stat data), and the
+  // two-way read-tree below refuses any file that changes after this look.
+  std::string folder_now = BERTH_TRY(folder_tree(project));
+  a.old_commit = private_head(project).value_or("");
+  a.onto = a.old_commit;
+  if (now.work_tree == base_tree) {
+    a.empty = true;
+    a.warnings.push_back(fmt::format("workspace '{}' has no change to accept", w.name));
+    return a;
+  }
+  auto agent = BERTH_TRY(paths_between(project, base_tree, now.work_tree));
+  auto user = BERTH_TRY(paths_between(project, base_tree, folder_now));
+  std::vector<std::string> both;
+  std::set_intersection(agent.begin(), agent.end(), user.begin(), user.end(),
+                        std::back_inserter(both));
+  // A file the folder already holds exactly as the workspace has it (the same edit made twice, an
+  // accept that doctor --repair finished) is no clash.
+  if (!both.empty()) {
+    auto differ = BERTH_TRY(paths_between(project, folder_now, now.work_tree));
+    std::erase_if(both, [&](const std::string& path) { return !differ.count(path); });
+  }
+  if (!both.empty() && !options.merge) {
+    Error e{ErrorCode::plain_folder_changed,
+            fmt::format("{} file(s) the workspace changed were changed in {} too; nothing was "
+                        "changed",
+                        both.size(), project.plain_folder()),
+            "pass --merge to merge text changes three-way, or undo your change of those files, "
+            "then accept again",
+            std::nullopt, both};
+    return tl::unexpected(std::move(e));
+  }
+  Merged merged = BERTH_TRY(merge_trees(project, base_tree, folder_now, now.work_tree));
+  if (!merged.conflicts.empty()) {
+    a.conflicts = merged.conflicts;
+    a.hint = fmt::format("workspace '{}' conflicts with your changes in {}; nothing was changed; "
+                         "edit the workspace to take your change in, then accept again",
+                         w.name, project.plain_folder());
+    a.new_commit = "";
+    return a;
+  }
+  if (merged.tree == folder_now) {
+    a.empty = true;
+    a.new_commit = a.old_commit;
+    a.warnings.push_back(fmt::format("the folder {} holds workspace '{}''s change already",
+                                     project.plain_folder(), w.name));
+    return a;
+  }
+  a.files = BERTH_TRY(changes_between(project, folder_now, merged.tree));
+  if (options.dry_run) return a;
+
+  // The journal first: a crash from here on is finished by `doctor --repair` (finish_writing).
+  Journal j{w.name,     project.plain_folder(),
+            folder_now, merged.tree,
+            ::getpid(), util::process_start_time(::getpid())};
+  nlohmann::json doc{{"workspace", j.workspace}, {"folder", j.folder}, {"from_tree", j.from_tree},
+                     {"to_tree", j.to_tree},     {"pid", j.pid},       {"pid_start", j.pid_start}};
+  if (auto saved = util::write_file_atomic(journal_of(project), doc.dump(2) + "\n"); !saved)
+    return fail(ErrorCode::io_error, saved.error());
+  test_kill_at("plain-accept-journaled");
+  // Exactly the changed paths are written; a file that differs from the look above (the user
+  // saved it meanwhile) stops git before it writes anything ("not uptodate").
+  auto written =
+      git_status_of(folder_call(project, {"read-tree", "-m", "-u", folder_now, merged.tree}));
+  if (!written || !written->ok()) {
+    ::unlink(journal_of(project).c_str());
+    if (!written) return tl::unexpected(written.error());
+    Error e{ErrorCode::plain_folder_changed,
+            fmt::format("{} changed while the accept was writing; nothing was changed: {}",
+                        project.plain_folder(), last_line(written->err)),
+            "accept again",
+            std::nullopt,
+            {}};
+    return tl::unexpected(std::move(e));
+  }
+  test_kill_at("plain-accept-written");
+  BERTH_TRY(end_journal(project, j));
+  a.new_commit = private_head(project).value_or("");
+  return a;
+}
+
+Result<Forgotten> forget_plain(const Project& project, Force force) {
+  if (!project.plain())
+    return fail(ErrorCode::usage, "forget is for plain folders; this is a git repository",
+                "discard the workspaces you no longer want");
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
+  auto records = BERTH_TRY(registry.load_all());
+  auto trash = BERTH_TRY(
+      git(repo_call(project, {"for-each-ref", "--format=%(refname)", "refs/berth/trash/"})));
+  std::vector<std::string> left;
+  for (const auto& w : records)
+    left.push_back("workspace " + w.name);
+  // The trash goes with the repository: only when asked (--force), it cannot be restored after.
+  for (const auto& ref : split_lines(trash.out))
+    if (!ref.empty() && force == Force::no) left.push_back("trash " + ref);
+  if (util::exists(journal_of(project))) left.push_back("an interrupted accept");
+  if (!left.empty()) {
+    Error e{ErrorCode::plain_in_use,
+            fmt::format("{} still has {} workspace(s) or trash snapshot(s) of berth's; nothing "
+                        "was removed",
+                        project.plain_folder(), left.size()),
+            "discard (or accept) the workspaces first; `berth forget --force` forgets the trash "
+            "snapshots too (they cannot be restored afterwards)",
+            std::nullopt, left};
+    return tl::unexpected(std::move(e));
+  }
+  Forgotten f{project.plain_folder(), project.common_dir()};
+  // The link first: a crash after it leaves an orphan repository nobody finds, never a link to
+  // half a repository.
+  ::unlink(link_of(project.plain_folder()).c_str());
+  if (auto gone = util::remove_tree(project.common_dir()); !gone)
+    return fail(ErrorCode::io_error, gone.error());
+  return f;
+}
+
+std::string plain_pending_accept(const Project& project) {
+  auto j = read_journal(project);
+  if (!j || util::process_alive(j->pid, j->pid_start)) return "";
+  return fmt::format("an accept of '{}' into {} was interrupted; run `berth doctor --repair`",
+                     j->workspace, j->folder);
+}
+
+Result<void> plain_doctor(const Project& project, Repair repair, DoctorReport& report) {
+  if (!project.plain_moved_from().empty()) {
+    if (repair == Repair::yes) {
+      auto lock = BERTH_TRY(Registry(project.berth_dir()).lock());
+      BERTH_TRY(write_link(project.common_dir(), project.plain_folder()));
+      ::unlink(link_of(project.plain_moved_from()).c_str());
+      report.repaired.push_back(fmt::format("the folder moved from {} to {}: re-linked",
+                                            project.plain_moved_from(), project.plain_folder()));
+    } else {
+      report.problems.push_back({"plain_folder_moved", "", project.plain_moved_from(),
+                                 fmt::format("the plain folder {} is now at {}",
+                                             project.plain_moved_from(), project.plain_folder()),
+                                 "berth doctor --repair"});
+    }
+  }
+  auto j = read_journal(project);
+  if (!j || util::process_alive(j->pid, j->pid_start)) return {};
+  if (repair == Repair::no) {
+    report.problems.push_back(
+        {"interrupted_accept", j->workspace, j->folder,
+         fmt::format("an accept of '{}' into {} was interrupted", j->workspace, j->folder),
+         "berth doctor --repair"});
+    return {};
+  }
+  auto lock = BERTH_TRY(Registry(project.berth_dir()).lock());
+  BERTH_TRY(finish_writing(project, *j));
+  BERTH_TRY(end_journal(project, *j));
+  report.repaired.push_back(
+      fmt::format("finished the interrupted accept of '{}' into {}", j->workspace, j->folder));
+  return {};
+}
+
+} // namespace berth

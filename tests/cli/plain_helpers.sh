@@ -1,0 +1,46 @@
+# Plain folders (docs/plain.md): a folder that is no git repository, and a digest of it that
+# changes with any byte, mode, mtime or entry (a `.git` appearing included).
+
+# A file name with spaces and unicode.
+UNICODE_NAME=$(printf '\xc3\xbcn\xc3\xaf c\xc3\xb8d\xc3\xa9.txt')
+
+# make_folder DIR: nested folders, a binary, a symlink, an executable, an empty file, names with
+# spaces and unicode, a dependency folder (left out by plain.ignore) and a .gitignore'd file.
+make_folder() {
+  local f=$1
+  mkdir -p "$f/src/deep/er" "$f/with space" "$f/node_modules/pkg"
+  printf 'hello\n' >"$f/readme.txt"
+  printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n' >"$f/src/lines.txt"
+  head -c 3000 /dev/urandom >"$f/src/blob.bin"
+  printf '\0\1\2' >>"$f/src/blob.bin"
+  : >"$f/empty"
+  printf '#!/bin/sh\necho hi\n' >"$f/src/run.sh"
+  chmod +x "$f/src/run.sh"
+  ln -s ../readme.txt "$f/src/link"
+  printf 'caf\xc3\xa9\n' >"$f/with space/$UNICODE_NAME"
+  echo dep >"$f/node_modules/pkg/index.js"
+  echo 'ignored.log' >"$f/.gitignore"
+  echo log >"$f/ignored.log"
+  echo deep >"$f/src/deep/er/file"
+}
+
+# folder_digest DIR: every entry's type, mode, mtime, size, name and link target, and every
+# file's content.
+folder_digest() {
+  (
+    cd "$1"
+    find . -printf '%y %m %T@ %s %p -> %l\n' | LC_ALL=C sort
+    find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum
+  ) | sha256sum | cut -d' ' -f1
+}
+
+# assert_folder_unchanged DIGEST DIR WHAT
+assert_folder_unchanged() {
+  local now
+  now=$(folder_digest "$2")
+  assert_eq "$now" "$1" "the folder after $3"
+  [[ ! -e $2/.git ]] || {
+    echo "a .git appeared in $2 after $3" >&2
+    return 1
+  }
+}
