@@ -45,3 +45,14 @@ expect_error name_taken 1 berth --json fork taken -n 3 >/dev/null
 expect_error name_taken 1 berth --json fork plain -n 1 >/dev/null
 expect_error usage 2 berth --json fork bad -n 2 --timeout 5 >/dev/null
 assert_unchanged "$before"
+
+# Attempt 2 cannot be made (a stray folder holds its place): attempt 1 is taken back, no record.
+root=$(dirname "$(berth path plain-1)")
+mkdir "$root/roll-2" && echo stray >"$root/roll-2/file"
+# Taking an attempt back is a discard: one first, so that the folders a discard makes exist.
+berth new warm >/dev/null && berth discard --no-trash warm >/dev/null
+before=$(fingerprint)
+out=$(not 1 berth --json fork roll -n 3)
+assert_eq "$(jq -r .error.code <<<"$out")" name_taken
+assert_unchanged "$before"
+test ! -e "$forks/roll"
