@@ -182,9 +182,11 @@ struct Runner {
       run.state = "exited";
       run.exit_code = r->exit_status;
     }
-    if (r)
+    if (r) {
+      std::lock_guard lock(mutex); // attempts end at once
       for (const auto& w : r->warnings)
         warnings.push_back(fmt::format("{}: {}", run.name, w));
+    }
     update(i, run, "attempt_finished");
   }
 
