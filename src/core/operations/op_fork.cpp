@@ -232,6 +232,10 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
   fork.created = now_ms() / 1000;
   fork.command = command;
 
+  // With a command, Ctrl-C is ours from here on (the front end's first call arms its watch): one
+  // during creation lets the creation finish, then no command starts (`not_started`, exit 130).
+  if (!command.empty() && fork_front_end().stop_requested) fork_front_end().stop_requested();
+
   // Attempt 1 fixes the base (a bad --base is refused there, before anything exists); the
   // others start from its SHA, so all share one base even if the branch moves meanwhile.
   std::vector<std::string> made;
@@ -274,7 +278,6 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
     if (timeout)
       runner.deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<int64_t>(*timeout * 1000));
-    if (fork_front_end().stop_requested) fork_front_end().stop_requested(); // arms its signal watch
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     int j = static_cast<int>(std::min<int64_t>(jobs.value_or(cores), n));
     runner.run_all(j);
