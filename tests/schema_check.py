@@ -30,11 +30,12 @@ COMMANDS = {
     "restore": "restore", "diff": "diff", "commit": "commit", "accept": "accept", "sync": "sync",
     "run": "run", "shell": "run", "pool": "pool", "watch": "watch", "doctor": "doctor",
     "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
-    "setup": "new",
+    "setup": "new", "fork": "fork", "pick": "pick",
     "forget": "forget",  # plain folders (issue 17)
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
-OWN_STATUS = {"run", "shell", "doctor", "accept", "sync"}  # accept, sync: 3 with conflicts
+OWN_STATUS = {"run", "shell", "doctor", "accept", "sync", "fork", "pick"}  # accept, sync, pick: 3
+# with conflicts; fork: 1 or 130 when an attempt failed or it was stopped (docs/fork.md)
 # Global options that take a value (as a separate argument).
 VALUE_OPTIONS = {"-C", "-c"}
 
@@ -191,6 +192,10 @@ def check_call(validators, stem):
             # Their own status: 3 exactly when the result lists conflicts.
             if (status == 3) != bool(doc.get("conflicts")):
                 problems.append(f"{call}: exit status {status} with conflicts {doc.get('conflicts')}")
+        if command == "pick" and isinstance(doc, dict) and isinstance(doc.get("accepted"), dict):
+            if (status == 3) != bool(doc["accepted"].get("conflicts")):
+                problems.append(f"{call}: exit status {status} with conflicts "
+                                f"{doc['accepted'].get('conflicts')}")
     for line in violations(validators[schema], doc):
         problems.append(f"{call}: its document does not match docs/schema/{schema}.json: {line}")
 

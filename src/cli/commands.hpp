@@ -40,6 +40,8 @@ std::string render_commit(const nlohmann::json& document, const RenderContext& c
 std::string render_accept(const nlohmann::json& document, const RenderContext& context);
 std::string render_sync(const nlohmann::json& document, const RenderContext& context);
 std::string render_discard(const nlohmann::json& document, const RenderContext& context);
+std::string render_fork(const nlohmann::json& document, const RenderContext& context);
+std::string render_pick(const nlohmann::json& document, const RenderContext& context);
 std::string render_restore(const nlohmann::json& document, const RenderContext& context);
 std::string render_pool(const nlohmann::json& document, const RenderContext& context);
 std::string render_watch(const nlohmann::json& document, const RenderContext& context);

@@ -90,4 +90,24 @@ void own_signals_and_terminal(berth::RunOptions& options) {
   };
 }
 
+namespace {
+volatile sig_atomic_t g_stop = 0;
+void note_stop(int) {
+  g_stop = 1;
+}
+} // namespace
+
+bool stop_requested() {
+  static bool armed = [] {
+    struct sigaction sa {};
+    sa.sa_handler = note_stop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+      ::sigaction(sig, &sa, nullptr);
+    return true;
+  }();
+  return armed && g_stop != 0;
+}
+
 } // namespace cli

@@ -12,4 +12,9 @@ namespace cli {
 /// shell. Both are undone when the command ends.
 void own_signals_and_terminal(berth::RunOptions& options);
 
+/// For an operation that runs several commands at once (fork): from its first call on, SIGINT,
+/// SIGTERM and SIGHUP to berth no longer end it but set a flag, which this returns; the operation
+/// then stops every command's process group itself and records what it kept.
+bool stop_requested();
+
 } // namespace cli

@@ -1,6 +1,7 @@
 // The `berth` front end (also installed as `git-berth`, so that `git berth ...` works): parse the
 // command line into an operation's parameters (the table: include/berth/operations.hpp), open the
 // project, run the operation, render its outcome. This is the only place that prints or exits.
+#include "berth/fork.hpp"
 #include "berth/json.hpp"
 #include "berth/operations.hpp"
 #include "cli/commands.hpp"
@@ -446,6 +447,25 @@ int run_main(int argc, char** argv) {
   context.origin = {args.dir, args.config};
   context.on_setup = cli::setup_printer(args.json, args.quiet);
   context.prepare_run = [](berth::RunOptions& options) { cli::own_signals_and_terminal(options); };
+  // fork's progress: events under --json, a line per attempt on a terminal, else nothing (the
+  // result says it all).
+  berth::ForkFrontEnd fork_hooks;
+  fork_hooks.stop_requested = cli::stop_requested;
+  fork_hooks.on_event = [quiet = args.quiet](std::string_view type, const nlohmann::json& fields) {
+    if (cli::event_stream())
+      cli::emit_event(type, fields);
+    else if (!quiet && ::isatty(STDERR_FILENO)) {
+      std::string what = fields.value("state", std::string());
+      if (fields.contains("exit_status"))
+        what = fmt::format("exit {}", fields["exit_status"].get<int>());
+      std::cerr << fmt::format("berth: {} {}", fields.value("name", std::string()), what)
+                << (fields.contains("duration_ms")
+                        ? fmt::format(" ({:.1f}s)", fields["duration_ms"].get<int64_t>() / 1000.0)
+                        : std::string())
+                << "\n";
+    }
+  };
+  berth::set_fork_front_end(std::move(fork_hooks));
   const berth::Project* project_ptr = project ? &*project : nullptr;
   // What the command writes to stdout is watched (to start berth's line on a line of its own)
   // only when berth's line follows it there.

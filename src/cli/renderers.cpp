@@ -27,6 +27,8 @@ Renderer find_renderer(std::string_view name) {
       {"hook", render_hook},
       {"integrate", render_integrate},
       {"setup", render_setup},
+      {"fork", render_fork},
+      {"pick", render_pick},
   };
   for (const auto& [op, renderer] : renderers)
     if (op == name) return renderer;

@@ -43,6 +43,11 @@ void to_json(nlohmann::json& j, const Workspace& w) {
        {"setup_error",
         w.setup_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.setup_error)},
        {"setup_state", std::string(setup_state_name(w))}};
+  // Only on attempts of a fork: other workspaces' documents are as before.
+  if (!w.fork.empty()) {
+    j["fork"] = w.fork;
+    j["attempt"] = w.attempt;
+  }
 }
 
 void to_json(nlohmann::json& j, const WorkspaceStatus& s) {

@@ -351,6 +351,17 @@ berth::Result<json> run_params(const json& arguments, const CallContext& ctx) {
   return params;
 }
 
+// workspace_fork: as workspace_run's (sandboxed unless the server allows otherwise), for a
+// command; without one there is nothing to confine (fork refuses --sandbox without a command).
+// No capture: each attempt's output goes to its log file.
+berth::Result<json> fork_params(const json& arguments, const CallContext& ctx) {
+  if (!arguments.contains("command") || arguments["command"].empty())
+    return without(arguments, {"timeout_s", "sandbox", "net"});
+  json params = BERTH_TRY(run_params(arguments, ctx));
+  params.erase("capture");
+  return params;
+}
+
 // ---- the confined file tools --------------------------------------------------------------
 
 // The workspace a file tool works in (its files beneath `.path`). The workspace's `.git` (a file
@@ -841,6 +852,19 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
        "Bring back a discarded workspace from its newest snapshot, as NAME or as `as`.",
        "restore",
        {"name", "as"}},
+      {"workspace_fork",
+       "Fork a task into N attempts",
+       std::string("Create `attempts` workspaces TASK-1 ... TASK-N from one base (`base`, "
+                   "default: the checkout's HEAD), recorded as a fork, for independent attempts "
+                   "at one task. With `command` (an argv array), run it in every attempt (at "
+                   "most `jobs` at once), sandboxed like workspace_run, with BERTH_ATTEMPT, "
+                   "BERTH_ATTEMPTS and BERTH_FORK set; each attempt's output goes to its log "
+                   "file (`fork.runs[].log`), and the result gives each run's state, exit code "
+                   "and duration. `timeout_s` stops them all. Fails with name_taken when a "
+                   "TASK-i exists.") +
+           kWorkspaceNote,
+       "fork",
+       {"task", "attempts", "base", "owner", "jobs", "command"}},
   };
   for (auto& spec : specs) {
     spec.alone = spec.operation == "commit" || spec.operation == "sync" ||
@@ -881,6 +905,11 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
       spec.to_params = run_params;
       spec.hook = [] { return std::make_unique<RunHook>(); };
     }
+    if (spec.name == "workspace_fork") {
+      for (const auto& other : specs)
+        if (other.name == "workspace_run") spec.extras = other.extras;
+      spec.to_params = fork_params;
+    }
   }
   if (settings.allow_accept)
     specs.emplace_back(
@@ -892,6 +921,17 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
         "started the server with --allow-accept.",
         "accept", std::vector<std::string>{"name", "strategy", "into", "message", "dry_run"});
   if (settings.allow_accept) specs.back().alone = true;
+  if (settings.allow_accept) {
+    specs.emplace_back(
+        "workspace_pick", "Pick one attempt of a fork",
+        "Land attempt NAME of a fork (made by workspace_fork) exactly as workspace_accept "
+        "would, then discard its sibling attempts to the trash (workspace_restore brings one "
+        "back); `keep_others` keeps them. A conflict changes nothing, the siblings included. "
+        "Offered only because the user started the server with --allow-accept.",
+        "pick",
+        std::vector<std::string>{"name", "strategy", "into", "message", "dry_run", "keep_others"});
+    specs.back().alone = true;
+  }
   std::vector<Tool> tools;
   for (const auto& spec : specs)
     if (auto tool = make_op_tool(spec)) tools.push_back(std::move(*tool));

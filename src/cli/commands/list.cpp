@@ -137,19 +137,32 @@ std::string render_list(const nlohmann::json& list, const RenderContext& context
                     "CREATED", "USED", "PATH"});
   else
     rows.push_back({"NAME", "STATE", "BASE", "AHEAD", "CHANGES", "OWNER", "USED", "PATH"});
+  std::string fork; // the fork whose attempts the last rows were
   for (const auto& s : list) {
+    // A fork's attempts come under one heading row, `TASK (fork)`, their names indented.
+    std::string name = printable(str(s, "name"));
+    if (s.contains("fork")) {
+      if (str(s, "fork") != fork) {
+        fork = str(s, "fork");
+        std::vector<std::string> heading(rows[0].size(), "");
+        heading[0] = printable(fork) + " (fork)";
+        rows.push_back(std::move(heading));
+      }
+      name = "  " + name;
+    } else
+      fork.clear();
     std::string owner = str(s, "owner").empty() ? "-" : printable(str(s, "owner"));
     std::string head = str(s, "head");
     std::string ahead = std::to_string(s.value("ahead", int64_t{0}));
     int64_t used = unix_time(str(s, "last_used"));
     if (all)
-      rows.push_back({printable(str(s, "name")), list_state_cell(s), printable(str(s, "branch")),
+      rows.push_back({name, list_state_cell(s), printable(str(s, "branch")),
                       short_sha(str(s, "base")), head.empty() ? "-" : short_sha(head), ahead,
                       changes_cell(s), owner, age(unix_time(str(s, "created")), now),
                       age(used, now), printable(str(s, "path"))});
     else
-      rows.push_back({printable(str(s, "name")), list_state_cell(s), short_sha(str(s, "base")),
-                      ahead, changes_cell(s), owner, age(used, now), printable(str(s, "path"))});
+      rows.push_back({name, list_state_cell(s), short_sha(str(s, "base")), ahead, changes_cell(s),
+                      owner, age(used, now), printable(str(s, "path"))});
   }
   // On a terminal the table fits its width (unless --wide); elsewhere (a pipe, a file) every
   // cell is whole, so that what scripts read does not depend on a window's size.

@@ -1,0 +1,47 @@
+#include "cli/commands.hpp"
+
+#include <fmt/format.h>
+
+namespace cli {
+
+// One line per attempt: its workspace, and what its command did (when one ran).
+std::string render_fork(const nlohmann::json& d, const RenderContext& context) {
+  if (context.quiet) return {};
+  const auto& fork = d["fork"];
+  std::string text = fmt::format("forked {} into {} attempts from {}\n", str(fork, "task"),
+                                 fork.value("attempts", 0), str(fork, "base").substr(0, 12));
+  const auto& runs = fork["runs"];
+  for (const auto& w : d["workspaces"]) {
+    std::string line = fmt::format("  {}  {}", str(w, "name"), str(w, "path"));
+    for (const auto& run : runs)
+      if (run.value("name", std::string()) == str(w, "name")) {
+        std::string state = str(run, "state");
+        if (state == "exited") state = fmt::format("exit {}", run["exit_code"].get<int>());
+        line += fmt::format("  {} ({:.1f}s)  log: {}", state,
+                            run.value("duration_ms", int64_t{0}) / 1000.0, str(run, "log"));
+      }
+    text += line + "\n";
+  }
+  return text;
+}
+
+std::string render_pick(const nlohmann::json& d, const RenderContext& context) {
+  if (context.quiet) return {};
+  std::string text;
+  const auto& a = d["accepted"];
+  if (a["conflicts"].is_array() && !a["conflicts"].empty())
+    text =
+        fmt::format("{} does not merge: nothing changed (its siblings stay)\n", str(d, "picked"));
+  else
+    text = render_accept(a, context);
+  for (const auto& gone : d["discarded"])
+    if (gone["snapshot"].is_object())
+      text += fmt::format("discarded {} (saved as {}; `berth restore {}` brings it back)\n",
+                          str(gone["workspace"], "name"), str(gone["snapshot"], "ref"),
+                          str(gone["workspace"], "name"));
+    else
+      text += fmt::format("discarded {}\n", str(gone["workspace"], "name"));
+  return text;
+}
+
+} // namespace cli

@@ -1,0 +1,412 @@
+// fork and pick: N attempts at one task (TASK-1 ... TASK-N, one base), each optionally running
+// the same command with its output to a log kept with the fork; then one attempt is accepted and
+// its siblings go to the trash. The record is berth/fork.hpp's; docs/fork.md describes both.
+#include "berth/fork.hpp"
+#include "berth/json.hpp"
+#include "core/lease.hpp"
+#include "core/name.hpp"
+#include "core/operations/params.hpp"
+#include "core/registry.hpp"
+#include "util/paths.hpp"
+#include "util/try.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+#include <mutex>
+#include <thread>
+
+namespace berth::ops {
+
+// The front end's hooks (set_fork_front_end): one per process, set before any fork runs.
+ForkFrontEnd& fork_front_end() {
+  static ForkFrontEnd instance;
+  return instance;
+}
+
+namespace {
+
+// More attempts than anyone compares is a typo (-n 800 for -n 8): refused before anything.
+constexpr int kMaxAttempts = 64;
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The one way fork makes an attempt and takes one back: the pool helper's batch paths replace
+// these two (create N at once, discard many at once) without touching the rest.
+Result<Created> create_attempt(const Project& project, const NewOptions& options) {
+  return create_workspace(project, options);
+}
+nlohmann::json discard_attempts(const Project& project, const std::vector<std::string>& names,
+                                Trash trash, std::vector<std::string>& warnings) {
+  nlohmann::json discarded = nlohmann::json::array();
+  for (const auto& name : names)
+    if (auto d = discard_workspace(project, name, Force::yes, trash); !d)
+      warnings.push_back(fmt::format("{}: {}", name, d.error().message));
+    else
+      discarded.push_back(*d);
+  return discarded;
+}
+
+// Marks a created workspace as attempt `i` of `task` in its record (under the registry lock).
+Result<Workspace> mark_attempt(const Project& project, const std::string& name,
+                               const std::string& task, int attempt) {
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
+  auto record = BERTH_TRY(registry.load(name_slug(name)));
+  if (!record)
+    return fail(ErrorCode::not_found, fmt::format("workspace '{}' vanished while forking", name));
+  record->fork = task;
+  record->attempt = attempt;
+  BERTH_TRY(registry.save(*record));
+  return *record;
+}
+
+// Everything that can be refused is refused here, before any workspace exists.
+Result<void> check_fork(const Project& project, const std::string& task, int64_t n,
+                        std::optional<int64_t> jobs, std::optional<double> timeout) {
+  if (n < 1 || n > kMaxAttempts)
+    return fail(ErrorCode::usage,
+                fmt::format("-n {}: the number of attempts must be 1 to {}", n, kMaxAttempts),
+                "e.g. berth fork TASK -n 3 -- CMD");
+  if (jobs && *jobs < 1)
+    return fail(ErrorCode::usage, fmt::format("--jobs {}: it must be at least 1", *jobs),
+                "leave it out to run as many at once as there are cores");
+  if (timeout && !(*timeout > 0 && *timeout <= 366.0 * 24 * 3600))
+    return fail(ErrorCode::usage,
+                fmt::format("--timeout {}: it must be a number of seconds above 0 and at most a "
+                            "year",
+                            *timeout),
+                "leave the timeout out to let the attempts run as long as they take");
+  BERTH_TRY(validate_name(task));
+  // The longest attempt name decides: TASK-64 may be refused where TASK-1 is not.
+  BERTH_TRY(validate_name(attempt_name(task, static_cast<int>(n))));
+  if (BERTH_TRY(load_fork(project, task)))
+    return fail(ErrorCode::name_taken, fmt::format("a fork '{}' exists already", task),
+                fmt::format("pick one of its attempts (berth pick {}), discard them, or choose "
+                            "another TASK",
+                            attempt_name(task, 1)));
+  for (int i = 1; i <= n; ++i) {
+    std::string name = attempt_name(task, i);
+    auto found = find_workspace(project, name);
+    if (found || found.error().code != ErrorCode::not_found)
+      return fail(ErrorCode::name_taken,
+                  fmt::format("workspace '{}' exists already: fork {} -n {} needs the names "
+                              "{} to {}",
+                              name, task, n, attempt_name(task, 1), attempt_name(task, n)),
+                  "choose another TASK, or discard it first");
+  }
+  return {};
+}
+
+// The attempts' commands, J at a time. Each run's output goes to its log; the record is saved as
+// each starts and ends (under one mutex: several end at once).
+struct Runner {
+  Runner(const Project& project_, const Params& p_, const OperationContext& context_,
+         ForkGroup& fork_)
+      : project(project_), p(p_), context(context_), fork(fork_) {}
+  const Project& project;
+  const Params& p;
+  const OperationContext& context;
+  ForkGroup& fork;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::mutex mutex;
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false}, timed_out{false};
+  std::vector<std::string> warnings;
+
+  bool should_stop() {
+    if (stop) return true;
+    if (fork_front_end().stop_requested && fork_front_end().stop_requested()) return stop = true;
+    if (deadline && std::chrono::steady_clock::now() >= *deadline) {
+      timed_out = true;
+      return stop = true;
+    }
+    return false;
+  }
+
+  void update(int i, const AttemptRun& run, std::string_view event) {
+    std::lock_guard lock(mutex);
+    fork.runs[i] = run;
+    if (auto saved = save_fork(project, fork); !saved) warnings.push_back(saved.error().message);
+    if (fork_front_end().on_event) {
+      nlohmann::json fields = {
+          {"name", run.name}, {"attempt", run.attempt}, {"state", run.state}, {"log", run.log}};
+      if (run.exit_code >= 0) fields["exit_status"] = run.exit_code;
+      if (run.duration_ms > 0) fields["duration_ms"] = run.duration_ms;
+      fork_front_end().on_event(event, fields);
+    }
+  }
+
+  void run_one(int i) {
+    AttemptRun run = fork.runs[i];
+    if (should_stop()) {
+      run.state = "not_started";
+      update(i, run, "attempt_finished");
+      return;
+    }
+    RunOptions options;
+    options.name = run.name;
+    options.command = fork.command;
+    options.env = p.strings("env");
+    options.env.push_back(fmt::format("BERTH_ATTEMPT={}", run.attempt));
+    options.env.push_back(fmt::format("BERTH_ATTEMPTS={}", fork.attempts));
+    options.env.push_back("BERTH_FORK=" + fork.task);
+    options.sandbox = p.optional_string("sandbox");
+    options.network = p.string("net") != "off";
+    std::FILE* log = std::fopen(run.log.c_str(), "wb");
+    // Captured, never passed through: N commands must not write over each other on the terminal.
+    options.on_output = [log](std::string_view chunk, int) {
+      if (log) std::fwrite(chunk.data(), 1, chunk.size(), log);
+    };
+    options.cancelled = [this] { return should_stop(); };
+    run.state = "running";
+    run.started_ms = now_ms();
+    update(i, run, "attempt_started");
+    auto r = run_in_workspace(project, options);
+    if (log) std::fclose(log);
+    run.duration_ms = std::max<int64_t>(1, now_ms() - run.started_ms);
+    if (!r) {
+      run.state = "failed_to_start";
+      run.error = r.error().message;
+    } else if (r->cancelled) {
+      run.state = timed_out ? "timed_out" : "interrupted";
+    } else if (r->timed_out) {
+      run.state = "timed_out";
+    } else {
+      run.state = "exited";
+      run.exit_code = r->exit_status;
+    }
+    if (r) {
+      std::lock_guard lock(mutex); // attempts end at once
+      for (const auto& w : r->warnings)
+        warnings.push_back(fmt::format("{}: {}", run.name, w));
+    }
+    update(i, run, "attempt_finished");
+  }
+
+  void run_all(int jobs) {
+    auto worker = [this] {
+      for (int i; (i = next++) < static_cast<int>(fork.runs.size());)
+        run_one(i);
+    };
+    std::vector<std::thread> threads;
+    for (int t = 1; t < jobs; ++t)
+      threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads)
+      t.join();
+  }
+};
+
+// The fork's exit status: 0 when every command exited 0; 130 when Ctrl-C or SIGTERM stopped it;
+// 1 otherwise (an attempt failed, timed out, or could not start).
+int fork_exit(const ForkGroup& fork, bool interrupted) {
+  if (interrupted) return 130;
+  for (const auto& run : fork.runs)
+    if (run.state != "exited" || run.exit_code != 0) return 1;
+  return 0;
+}
+
+Result<Outcome> run_fork(const Project& project, const Params& p, const OperationContext& context) {
+  std::string task = p.string("task");
+  int64_t n = p.optional_integer("attempts").value_or(0);
+  auto jobs = p.optional_integer("jobs");
+  auto timeout = p.optional_number("timeout");
+  std::vector<std::string> command = p.strings("command");
+  BERTH_TRY(check_fork(project, task, n, jobs, timeout));
+  if (command.empty() && (timeout || p.has("sandbox") || p.has("net") || p.has("env") || jobs))
+    return fail(ErrorCode::usage, "--timeout, --jobs, --env, --sandbox and --net need a command",
+                "add -- CMD..., or leave them out to only create the attempts");
+  if (p.string("net") == "off" && (!p.has("sandbox") || p.string("sandbox") == "off"))
+    return fail(ErrorCode::usage, "--net=off needs the sandbox", "add --sandbox");
+
+  ForkGroup fork;
+  fork.task = task;
+  fork.attempts = static_cast<int>(n);
+  fork.created = now_ms() / 1000;
+  fork.command = command;
+
+  // With a command, Ctrl-C is ours from here on (the front end's first call arms its watch): one
+  // during creation lets the creation finish, then no command starts (`not_started`, exit 130).
+  if (!command.empty() && fork_front_end().stop_requested) fork_front_end().stop_requested();
+
+  // Attempt 1 fixes the base (a bad --base is refused there, before anything exists); the
+  // others start from its SHA, so all share one base even if the branch moves meanwhile.
+  std::vector<std::string> made;
+  nlohmann::json workspaces = nlohmann::json::array();
+  Outcome out;
+  for (int i = 1; i <= n; ++i) {
+    NewOptions options;
+    options.name = attempt_name(task, i);
+    options.base = i == 1 ? p.optional_string("base") : std::optional<std::string>(fork.base);
+    options.owner = p.string("owner");
+    auto created = create_attempt(project, options);
+    Result<Workspace> marked = created ? mark_attempt(project, options.name, task, i)
+                                       : Result<Workspace>(tl::unexpected(created.error()));
+    if (created) made.push_back(options.name);
+    if (!marked) {
+      // Nothing half-made stays: the attempts made so far go (they hold no work yet).
+      std::vector<std::string> ignored;
+      discard_attempts(project, made, Trash::no, ignored);
+      return tl::unexpected(marked.error());
+    }
+    if (i == 1) fork.base = marked->base;
+    for (const auto& w : created->warnings)
+      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+        out.warnings.push_back(w);
+    workspaces.push_back(*marked);
+    AttemptRun run;
+    run.name = options.name;
+    run.attempt = i;
+    run.log = util::join(fork_dir(project, task), fmt::format("attempt-{}.log", i));
+    if (!command.empty()) fork.runs.push_back(run);
+  }
+  if (auto saved = save_fork(project, fork); !saved) {
+    std::vector<std::string> ignored;
+    discard_attempts(project, made, Trash::no, ignored);
+    return tl::unexpected(saved.error());
+  }
+
+  if (!command.empty()) {
+    Runner runner(project, p, context, fork);
+    if (timeout)
+      runner.deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(*timeout * 1000));
+    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    int j = static_cast<int>(std::min<int64_t>(jobs.value_or(cores), n));
+    runner.run_all(j);
+    for (auto& w : runner.warnings)
+      out.warnings.push_back(std::move(w));
+    out.exit = fork_exit(fork, runner.stop && !runner.timed_out);
+    if (runner.timed_out)
+      out.warnings.push_back(fmt::format("timed out: stopped the attempts after {}s", *timeout));
+    else if (out.exit == 130)
+      out.warnings.push_back("interrupted: stopped the attempts; their work is kept");
+  }
+  out.document = {{"fork", fork_to_json(fork)},
+                  {"dir", fork_dir(project, task)},
+                  {"workspaces", std::move(workspaces)}};
+  return out;
+}
+
+// pick: the attempt lands as `accept` would land it; only then do its siblings go to the trash.
+// Every refusal comes first, so a refused or conflicting pick changes nothing at all.
+Result<Outcome> run_pick(const Project& project, const Params& p, const OperationContext&) {
+  std::string name = p.string("name");
+  Workspace picked = BERTH_TRY(find_workspace(project, name));
+  if (picked.fork.empty())
+    return fail(ErrorCode::usage, fmt::format("'{}' is not an attempt of a fork", name),
+                fmt::format("land it with `berth accept {}`", name));
+  std::string task = picked.fork;
+  std::vector<std::string> siblings;
+  for (const auto& w : BERTH_TRY(Registry(project.berth_dir()).load_all()))
+    if (w.fork == task && w.name != name) siblings.push_back(w.name);
+  // An attempt whose command still runs (its lease is live) is refused, with nothing changed:
+  // taking and giving back each lease is the same test discard and accept make.
+  for (const auto& attempt : siblings) {
+    auto lease = Lease::take(project, attempt, "pick");
+    if (!lease)
+      return fail(
+          lease.error().code,
+          fmt::format("cannot pick {}: attempt {}: {}", name, attempt, lease.error().message),
+          lease.error().hint.empty() ? "wait for the fork's commands to end" : lease.error().hint);
+  }
+  AcceptOptions options;
+  if (auto s = p.optional_string("strategy")) options.strategy = parse_strategy(*s);
+  options.into = p.optional_string("into");
+  options.message = p.optional_string("message");
+  options.dry_run = p.flag("dry_run");
+  auto accepted = BERTH_TRY(accept_workspace(project, name, options));
+  nlohmann::json document = {{"task", task}, {"picked", name}, {"accepted", accepted}};
+  document["discarded"] = nlohmann::json::array();
+  document["kept"] = p.flag("keep_others") || options.dry_run || !accepted.conflicts.empty()
+                         ? nlohmann::json(siblings)
+                         : nlohmann::json::array();
+  if (!accepted.conflicts.empty())
+    return Outcome{document, {accepted.hint}, {}, exit_status(ErrorCode::conflict)};
+  Outcome out{document, accepted.warnings, {}, 0};
+  if (options.dry_run) return out;
+  if (!p.flag("keep_others"))
+    out.document["discarded"] = discard_attempts(project, siblings, Trash::yes, out.warnings);
+  // The record goes with the last attempt (compare has nothing left to show).
+  bool left = false;
+  for (const auto& w : BERTH_TRY(Registry(project.berth_dir()).load_all()))
+    left = left || w.fork == task;
+  if (!left) BERTH_TRY(remove_fork(project, task));
+  out.document["fork_removed"] = !left;
+  return out;
+}
+
+} // namespace
+
+Entry fork_entry() {
+  Operation op;
+  op.name = "fork";
+  op.summary = "create N attempts at one task (TASK-1..TASK-N), optionally running -- CMD in each";
+  Param task = positional_param("task", "the task: attempts are named TASK-1 ... TASK-N");
+  Param attempts = string_param("attempts", "how many attempts (1 to 64)", "n");
+  attempts.kind = ParamKind::integer;
+  attempts.required = true;
+  Param jobs = string_param("jobs", "run at most J commands at once (default: the cores)", "j");
+  jobs.kind = ParamKind::integer;
+  Param timeout = string_param(
+      "timeout", "stop every attempt's process group after SECONDS (the fork exits 1)");
+  timeout.kind = ParamKind::number;
+  Param env = string_param("env", "set KEY=VALUE in the command's environment (repeatable)", "e");
+  env.kind = ParamKind::strings;
+  Param sandbox = string_param("sandbox", "confine each attempt's writes to its workspace; "
+                                          "MECHANISM is landlock (a bare --sandbox), bwrap, "
+                                          "best-effort, or off");
+  sandbox.implicit_value = "landlock";
+  sandbox.value_name = "MECHANISM";
+  sandbox.choices = {"landlock", "bwrap", "best-effort", "off"};
+  Param net = string_param("net", "network in the sandbox: on or off");
+  net.choices = {"on", "off"};
+  Param command = string_param("command", "the command each attempt runs, after -- (optional)");
+  command.kind = ParamKind::strings;
+  command.positional = true;
+  op.params = {task,
+               attempts,
+               string_param("base", "commit every attempt starts from (default: HEAD)"),
+               jobs,
+               timeout,
+               env,
+               sandbox,
+               net,
+               string_param("owner", "a label for who works there (agent, ticket, person)"),
+               command};
+  op.schema = "fork";
+  return {op, run_fork};
+}
+
+Entry pick_entry() {
+  Operation op;
+  op.name = "pick";
+  op.summary = "accept one attempt of a fork and discard its siblings to the trash";
+  Param strategy =
+      string_param("strategy", "apply (stage in your checkout), merge, squash, ff or rebase", "s");
+  strategy.choices = {"apply", "merge", "squash", "ff", "rebase"};
+  op.params = {name_param("the attempt to land (TASK-i)"),
+               strategy,
+               string_param("into", "target branch (default: the branch of the main checkout)"),
+               string_param("message", "commit message (merge, squash)", "m"),
+               flag_param("dry_run", "say what would happen; change nothing", "n"),
+               flag_param("keep_others", "keep the sibling attempts instead of discarding them")};
+  op.destructive = true;
+  op.schema = "pick";
+  return {op, run_pick};
+}
+
+} // namespace berth::ops
+
+namespace berth {
+void set_fork_front_end(ForkFrontEnd hooks) {
+  ops::fork_front_end() = std::move(hooks);
+}
+} // namespace berth

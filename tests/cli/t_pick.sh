@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# pick lands one attempt and sends its siblings to the trash (restorable), then drops the fork's
+# record; a conflict, a missing name and a workspace that is no attempt change nothing.
+. "$(dirname "$0")/common.sh"
+make_repo app
+forks=$(git rev-parse --path-format=absolute --git-common-dir)/berth/forks
+berth fork ans -n 3 -- sh -c 'echo "$BERTH_ATTEMPT" >answer.txt && git add answer.txt && git commit -qm "attempt $BERTH_ATTEMPT"' >/dev/null
+
+before=$(fingerprint)
+expect_error not_found 4 berth --json pick ans-9 >/dev/null
+berth new lone >/dev/null
+before=$(fingerprint)
+expect_error usage 2 berth --json pick lone >/dev/null
+assert_unchanged "$before"
+
+out=$(berth --json pick ans-2 --strategy squash)
+assert_eq "$(git show HEAD:answer.txt)" 2
+assert_eq "$(jq -r '[.discarded[].workspace.name] | join(",")' <<<"$out")" "ans-1,ans-3"
+assert_eq "$(jq -r '.fork_removed' <<<"$out")" true
+assert_eq "$(berth --json list | jq '[.[] | select(.fork == "ans")] | length')" 0
+test ! -e "$forks/ans"
+berth restore ans-3 >/dev/null
+assert_eq "$(git -C "$(berth path ans-3)" show HEAD:answer.txt)" 3
+
+# A conflict: the target moved under the attempts; nothing changes, the siblings stay.
+berth fork clash -n 2 -- sh -c 'echo "$BERTH_ATTEMPT" >clash.txt && git add clash.txt && git commit -qm "clash $BERTH_ATTEMPT"' >/dev/null
+commit_file clash.txt main
+before=$(fingerprint)
+out=$(not 3 berth --json pick clash-1 --strategy merge)
+assert_eq "$(jq -r '.accepted.conflicts[0]' <<<"$out")" clash.txt
+assert_eq "$(jq -r '.kept | join(",")' <<<"$out")" clash-2
+assert_unchanged "$before"
