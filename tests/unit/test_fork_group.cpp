@@ -16,7 +16,7 @@ protected:
   }
 };
 
-berth::ForkGroup sample(const std::string& task) {
+berth::ForkGroup sample_fork(const std::string& task) {
   berth::ForkGroup fork;
   fork.task = task;
   fork.base = std::string(40, 'a');
@@ -47,7 +47,7 @@ TEST_F(ForkGroupTest, SavedRecordReadsBackWhole) {
   ASSERT_TRUE(none) << none.error().message;
   EXPECT_FALSE(none->has_value());
 
-  ASSERT_TRUE(berth::save_fork(p, sample("fix/bug")));
+  ASSERT_TRUE(berth::save_fork(p, sample_fork("fix/bug")));
   auto loaded = berth::load_fork(p, "fix/bug");
   ASSERT_TRUE(loaded && loaded->has_value());
   const auto& fork = **loaded;
@@ -61,13 +61,13 @@ TEST_F(ForkGroupTest, SavedRecordReadsBackWhole) {
   EXPECT_EQ(fork.runs[1].state, "signalled");
   EXPECT_EQ(fork.runs[1].exit_code, -1);
   EXPECT_EQ(fork.runs[1].signal, 15);
-  EXPECT_EQ(berth::fork_to_json(fork), berth::fork_to_json(sample("fix/bug")));
+  EXPECT_EQ(berth::fork_to_json(fork), berth::fork_to_json(sample_fork("fix/bug")));
 }
 
 TEST_F(ForkGroupTest, ListedByTaskAndRemovedWithLogs) {
   auto p = project();
-  ASSERT_TRUE(berth::save_fork(p, sample("zeta")));
-  ASSERT_TRUE(berth::save_fork(p, sample("alpha")));
+  ASSERT_TRUE(berth::save_fork(p, sample_fork("zeta")));
+  ASSERT_TRUE(berth::save_fork(p, sample_fork("alpha")));
   berth_test::write(util::join(berth::fork_dir(p, "zeta"), "attempt-1.log"), "out\n");
   auto all = berth::load_forks(p);
   ASSERT_TRUE(all) << all.error().message;
