@@ -161,13 +161,16 @@ std::string dash_dash_suggestion(const berth::Operation& op,
                                  const std::vector<std::string>& words) {
   size_t named = 0, wanted = 0;
   bool has_command = false;
-  for (const auto& p : op.params)
+  for (const auto& p : op.params) {
+    // compare's positional list is names, not a command: its command follows `--test --`.
+    if (p.after_dash_dash) return "";
     if (p.positional && !p.from_stdin && p.from_env.empty()) {
       if (p.kind == berth::ParamKind::strings)
         has_command = true;
       else
         ++wanted;
     }
+  }
   if (!has_command || std::find(words.begin(), words.end(), "--") != words.end()) return "";
   std::string line = "berth " + op.name;
   bool placed = false;

@@ -38,4 +38,8 @@ expect_error io_error 1 berth --json compare fix --html "$T" >/dev/null
 expect_error usage 2 berth --json compare fix --test >/dev/null
 expect_error usage 2 berth --json compare fix -- true >/dev/null
 expect_error usage 2 berth --json compare fix --timeout 5 >/dev/null
+# An unknown option: no hint to put "the command" after `--` (the names are not a command).
+err=$(expect_error usage 2 berth --json compare fix --bogus)
+assert_not_contains "$(jq -r .error.hint <<<"$err")" "after \`--\`"
+
 assert_unchanged "$before"
