@@ -87,17 +87,18 @@ std::string test_cell(const nlohmann::json& test) {
 // One attempt's section of one file: its hunks, changed lines marked, long context folded.
 std::string column(const FilePatch& p) {
   if (p.binary) return "<p class=\"binary\">binary</p>";
+  // Each line is a block of its own: no newline between them (a <pre> would show it twice).
   std::string out = "<pre>";
   std::vector<std::string_view> context;
   auto flush = [&] {
     if (context.size() > kFoldContext) {
       out += fmt::format("<details><summary>{} unchanged lines</summary>", context.size());
       for (auto line : context)
-        out += "<span class=\"ctx\">" + html_escape(line) + "</span>\n";
+        out += "<span class=\"ctx\">" + html_escape(line) + "</span>";
       out += "</details>";
     } else {
       for (auto line : context)
-        out += "<span class=\"ctx\">" + html_escape(line) + "</span>\n";
+        out += "<span class=\"ctx\">" + html_escape(line) + "</span>";
     }
     context.clear();
   };
@@ -117,13 +118,13 @@ std::string column(const FilePatch& p) {
     ++shown;
     if (line.rfind("@@", 0) == 0) {
       flush();
-      out += "<span class=\"hunk\">" + html_escape(line) + "</span>\n";
+      out += "<span class=\"hunk\">" + html_escape(line) + "</span>";
     } else if (!line.empty() && line.front() == '+') {
       flush();
-      out += "<ins class=\"add\">" + html_escape(line) + "</ins>\n";
+      out += "<ins class=\"add\">" + html_escape(line) + "</ins>";
     } else if (!line.empty() && line.front() == '-') {
       flush();
-      out += "<del class=\"del\">" + html_escape(line) + "</del>\n";
+      out += "<del class=\"del\">" + html_escape(line) + "</del>";
     } else {
       context.push_back(line);
     }

@@ -2,7 +2,7 @@
 # headless chromium) shows without any server: a summary row per attempt, each attempt's diff side
 # by side per file, binary files named as such; a `<script>` an attempt planted in a file's content
 # or in a file's name is shown as text and runs nothing. The screenshot is kept in
-# $BERTH_ARTIFACT_DIR (build/<preset>/artifacts/t_compare_html_browser.png). Skipped (77) only where
+# $TEST_ARTIFACT_DIR (build/<preset>/artifacts/t_compare_html_browser.png). Skipped (77) only where
 # chromium is not installed; scripts/bootstrap installs it.
 . "$(dirname "$0")/common.sh"
 command -v chromium >/dev/null || skip "chromium is not installed (scripts/bootstrap installs it)"
@@ -61,10 +61,10 @@ assert_contains "$dom" "&lt;img src=x onerror=\"document.title='pwned'\"&gt;.txt
 shot="$T/compare.png"
 browse --screenshot="$shot" --window-size=1280,900 >/dev/null
 [[ -s $shot ]]
-if [[ -n ${BERTH_ARTIFACT_DIR:-} ]]; then
-  mkdir -p "$BERTH_ARTIFACT_DIR"
-  cp "$shot" "$BERTH_ARTIFACT_DIR/t_compare_html_browser.png"
-  cp "$page" "$BERTH_ARTIFACT_DIR/t_compare_html_browser.html"
+if [[ -n ${TEST_ARTIFACT_DIR:-} ]]; then
+  mkdir -p "$TEST_ARTIFACT_DIR"
+  cp "$shot" "$TEST_ARTIFACT_DIR/t_compare_html_browser.png"
+  cp "$page" "$TEST_ARTIFACT_DIR/t_compare_html_browser.html"
 fi
 # No chromium process of this test is left behind (its profile path names them).
 for _ in $(seq 1 50); do
