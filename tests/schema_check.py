@@ -28,7 +28,7 @@ SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "doc
 COMMANDS = {
     "new": "new", "list": "list", "path": "path", "status": "status", "discard": "discard",
     "restore": "restore", "diff": "diff", "commit": "commit", "accept": "accept", "sync": "sync",
-    "run": "run", "shell": "run", "pool": "pool", "watch": "watch", "doctor": "doctor",
+    "run": "run", "shell": "run", "compare": "compare", "pool": "pool", "watch": "watch", "doctor": "doctor",
     "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
     "setup": "new", "fork": "fork", "pick": "pick",
     "forget": "forget",  # plain folders (issue 17)

@@ -376,6 +376,8 @@ struct Diff {
   std::vector<FileChange> files;
   std::string patch; ///< with DiffFormat::patch: a binary patch `git apply` accepts
   DiffFormat format = DiffFormat::patch; ///< what was asked for (a stat has no patch, not "")
+  std::string head;         ///< the commit checked out (not in the JSON: compare uses it)
+  bool uncommitted = false; ///< to_tree holds work not committed yet (not in the JSON)
 };
 
 Result<Diff> diff_workspace(const Project& project, std::string_view name,

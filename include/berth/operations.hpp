@@ -48,6 +48,10 @@ struct Param {
   /// stdin (a hook's JSON input), or an environment variable when it is set.
   bool from_stdin = false;
   std::string from_env;
+  /// A strings parameter given on the command line as a bare `--NAME` followed, after `--`, by
+  /// its words (`compare a b --test -- make check`): a command that follows other positional
+  /// words. The words after `--` are its value.
+  bool after_dash_dash = false;
 };
 
 /// A second document kind an operation yields when one of its flags is set: `restore` with

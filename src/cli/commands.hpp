@@ -36,6 +36,7 @@ std::string render_path(const nlohmann::json& document, const RenderContext& con
 std::string render_status(const nlohmann::json& document, const RenderContext& context);
 std::string render_run(const nlohmann::json& document, const RenderContext& context);
 std::string render_diff(const nlohmann::json& document, const RenderContext& context);
+std::string render_compare(const nlohmann::json& document, const RenderContext& context);
 std::string render_commit(const nlohmann::json& document, const RenderContext& context);
 std::string render_accept(const nlohmann::json& document, const RenderContext& context);
 std::string render_sync(const nlohmann::json& document, const RenderContext& context);

@@ -283,8 +283,23 @@ int run_main(int argc, char** argv) {
                                       line);
   };
 
+  // An operation with a `--NAME -- CMD...` parameter (compare --test): the words after `--` are
+  // its value, kept from the parser (which would take them for the positional names).
+  const berth::Param* dash_dash_param = nullptr;
+  if (named_op)
+    for (const auto& p : named_op->params)
+      if (p.after_dash_dash) dash_dash_param = &p;
+  int parsed_argc = argc;
+  std::vector<std::string> after_dash_dash;
+  for (int i = command_at + 1; dash_dash_param && i < argc; ++i)
+    if (std::strcmp(argv[i], "--") == 0) {
+      parsed_argc = i;
+      after_dash_dash.assign(argv + i + 1, argv + argc);
+      break;
+    }
+
   try {
-    app.parse(argc, argv);
+    app.parse(parsed_argc, argv);
   } catch (const CLI::CallForHelp&) {
     for (const auto& command : commands)
       if (command.app().parsed()) {
@@ -370,6 +385,23 @@ int run_main(int argc, char** argv) {
     if (c.app().parsed()) command = &c;
   const berth::Operation& op = command->operation();
   nlohmann::json params = command->params();
+  if (dash_dash_param && &op == named_op) {
+    const std::string option = cli::long_option(dash_dash_param->name);
+    bool asked = params.value(dash_dash_param->name, false);
+    if (asked != (parsed_argc < argc) || (asked && after_dash_dash.empty())) {
+      print_error(berth::Error{berth::ErrorCode::usage,
+                               fmt::format("{} takes a command after `--`", option),
+                               fmt::format("e.g. `berth {} ... {} -- make check`", op.name, option),
+                               std::nullopt,
+                               {}},
+                  args.json);
+      return 2;
+    }
+    if (asked)
+      params[dash_dash_param->name] = after_dash_dash;
+    else
+      params.erase(dash_dash_param->name);
+  }
   if (args.json) {
     // Under --json every line berth writes on stderr is an event about this workspace.
     nlohmann::json workspace = nullptr;

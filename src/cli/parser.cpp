@@ -89,6 +89,12 @@ CommandLine::CommandLine(CLI::App& app, const berth::Operation& op)
       o = sub_->add_option(names, slot.number, p.help);
       break;
     case berth::ParamKind::strings:
+      // `--test -- CMD...`: a flag here; main.cpp hands it the words after `--`.
+      if (p.after_dash_dash) {
+        o = sub_->add_flag(long_option(p.name), slot.flag, p.help);
+        o->option_text("-- CMD...");
+        break;
+      }
       o = sub_->add_option(names, slot.list, p.help);
       // One value per --env: a vector option would otherwise swallow NAME, or the `--` before
       // CMD. A positional list (run's command) takes the rest of the line.
@@ -124,7 +130,7 @@ nlohmann::json CommandLine::params() const {
       params[p.name] = slot.number;
       break;
     case berth::ParamKind::strings:
-      params[p.name] = slot.list;
+      params[p.name] = p.after_dash_dash ? nlohmann::json(slot.flag) : nlohmann::json(slot.list);
       break;
     }
   }
@@ -155,13 +161,16 @@ std::string dash_dash_suggestion(const berth::Operation& op,
                                  const std::vector<std::string>& words) {
   size_t named = 0, wanted = 0;
   bool has_command = false;
-  for (const auto& p : op.params)
+  for (const auto& p : op.params) {
+    // compare's positional list is names, not a command: its command follows `--test --`.
+    if (p.after_dash_dash) return "";
     if (p.positional && !p.from_stdin && p.from_env.empty()) {
       if (p.kind == berth::ParamKind::strings)
         has_command = true;
       else
         ++wanted;
     }
+  }
   if (!has_command || std::find(words.begin(), words.end(), "--") != words.end()) return "";
   std::string line = "berth " + op.name;
   bool placed = false;

@@ -14,6 +14,7 @@ Renderer find_renderer(std::string_view name) {
       {"run", render_run},
       {"shell", render_run},
       {"diff", render_diff},
+      {"compare", render_compare},
       {"commit", render_commit},
       {"accept", render_accept},
       {"sync", render_sync},

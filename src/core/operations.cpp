@@ -171,12 +171,12 @@ Operation wrap(ops::Entry entry) {
 std::vector<Operation> build_table() {
   std::vector<Operation> table;
   for (auto entry :
-       {ops::new_entry(),    ops::list_entry(),  ops::path_entry(),      ops::status_entry(),
-        ops::run_entry(),    ops::shell_entry(), ops::diff_entry(),      ops::commit_entry(),
-        ops::accept_entry(), ops::sync_entry(),  ops::discard_entry(),   ops::restore_entry(),
-        ops::pool_entry(),   ops::watch_entry(), ops::doctor_entry(),    ops::config_entry(),
-        ops::trust_entry(),  ops::hook_entry(),  ops::integrate_entry(), ops::setup_entry(),
-        ops::forget_entry(), ops::fork_entry(),  ops::pick_entry()})
+       {ops::new_entry(),     ops::list_entry(),   ops::path_entry(),  ops::status_entry(),
+        ops::run_entry(),     ops::shell_entry(),  ops::diff_entry(),  ops::compare_entry(),
+        ops::commit_entry(),  ops::accept_entry(), ops::sync_entry(),  ops::discard_entry(),
+        ops::restore_entry(), ops::pool_entry(),   ops::watch_entry(), ops::doctor_entry(),
+        ops::config_entry(),  ops::trust_entry(),  ops::hook_entry(),  ops::integrate_entry(),
+        ops::setup_entry(),   ops::forget_entry(), ops::fork_entry(),  ops::pick_entry()})
     table.push_back(wrap(std::move(entry)));
   return table;
 }

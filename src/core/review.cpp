@@ -97,6 +97,8 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
   Diff d;
   d.name = w.name;
   d.to_tree = now.work_tree;
+  d.head = now.head;
+  d.uncommitted = !now.clean();
   // Work inside submodules and nested repositories: their files are not in the tree.
   d.nested = nested_work(now.nested);
   if (options.against) {

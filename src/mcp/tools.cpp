@@ -814,6 +814,17 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
        "with `truncated` and `patch_bytes` saying what was left out. Changes nothing.",
        "diff",
        {"name", "stat", "paths"}},
+      {"workspace_compare",
+       "Compare attempts side by side",
+       "Compare a fork's attempts (`names`: [TASK]) or two or more workspaces (`names`: [A, B, "
+       "...]): per attempt its run's exit status and time, files changed, lines added and "
+       "removed, commits, and whether it merges cleanly into the target (`into`, default: "
+       "the main checkout's branch); across attempts the pairwise similarity (identical, "
+       "overlapping or disjoint, with Jaccard indexes of changed files and lines) and the files "
+       "they all changed the same way. `html` also writes a self-contained review page for a "
+       "person to that file. Changes no workspace.",
+       "compare",
+       {"names", "into", "html"}},
       {"workspace_run",
        "Run a command in a workspace",
        "Run one command (an argv array, no shell: use [\"sh\", \"-c\", \"...\"] for pipes) in a "

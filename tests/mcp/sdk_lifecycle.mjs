@@ -99,7 +99,7 @@ const names = a.tools.map((t) => t.name).sort();
 for (const expected of ['workspace_create', 'workspace_list', 'workspace_status', 'workspace_diff',
   'workspace_read_file', 'workspace_write_file', 'workspace_edit_file', 'workspace_delete_file',
   'workspace_list_files', 'workspace_run', 'workspace_commit', 'workspace_sync',
-  'workspace_discard', 'workspace_restore'])
+  'workspace_discard', 'workspace_restore', 'workspace_compare'])
   assert.ok(names.includes(expected), `${expected} is listed: ${names}`);
 assert.ok(!names.includes('workspace_accept'), 'workspace_accept is not listed by default');
 const byName = Object.fromEntries(a.tools.map((t) => [t.name, t]));
@@ -250,6 +250,21 @@ assert.ok(capped.patch.length <= 20 && capped.patch_bytes > 20);
 const only = await ok(a, 'workspace_diff', { name: 'task', paths: ['nothing-here'] });
 assert.deepEqual(only.files, []);
 assert.equal(only.patch, '');
+
+step('compare');
+await ok(a, 'workspace_create', { name: 'task-other' });
+const page = path.join(scratch, 'compare.html');
+const compared = await ok(a, 'workspace_compare', { names: ['task', 'task-other'], html: page });
+assert.deepEqual(compared.attempts.map((x) => x.name), ['task', 'task-other']);
+assert.ok(compared.attempts[0].files_changed > 0 && compared.attempts[0].uncommitted);
+assert.equal(compared.attempts[1].files_changed, 0);
+assert.equal(compared.pairs[0].relation, 'disjoint');
+assert.equal(compared.html, page);
+assert.ok(fs.readFileSync(page, 'utf8').includes('data-attempt="task-other"'));
+assert.equal(byName.workspace_compare.annotations.destructiveHint, false);
+await refused(a, 'workspace_compare', { names: ['task'] }, 'usage');
+await refused(a, 'workspace_compare', { names: ['task', 'nope'] }, 'not_found');
+await ok(a, 'workspace_discard', { name: 'task-other' });
 const committed = await ok(a, 'workspace_commit', { name: 'task', message: 'agent work' });
 assert.match(committed.commit, /^[0-9a-f]{40}$/);
 

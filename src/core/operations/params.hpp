@@ -63,6 +63,7 @@ Entry status_entry();
 Entry run_entry();
 Entry shell_entry();
 Entry diff_entry();
+Entry compare_entry();
 Entry commit_entry();
 Entry accept_entry();
 Entry sync_entry();

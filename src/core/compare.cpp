@@ -1,0 +1,439 @@
+// compare: a fork's attempts (or any workspaces) side by side. Each attempt's numbers come from
+// the review core (diff_workspace: the same diff `berth diff` shows, uncommitted work included)
+// and one merge preview against the target (merge-tree, as accept's); the attempts are looked at
+// in parallel, bounded by the cores. Nothing is written to any workspace or ref: the only object
+// made is the commit holding an attempt's uncommitted work, which merge-tree needs.
+// docs/compare.md.
+#include "core/compare.hpp"
+
+#include "berth/fork.hpp"
+#include "berth/json.hpp"
+#include "core/accept_steps.hpp"
+#include "core/capture.hpp"
+#include "core/git.hpp"
+#include "core/porcelain.hpp"
+#include "core/registry.hpp"
+#include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
+#include "util/parallel.hpp"
+#include "util/paths.hpp"
+#include "util/try.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace berth {
+
+namespace {
+
+// What compare is asked about: the names, in order, and the fork whose runs they are.
+struct Resolved {
+  std::optional<std::string> task;
+  std::optional<ForkGroup> fork;
+  std::vector<std::string> names;
+  std::vector<int> attempts; // attempt number per name (0: not an attempt)
+};
+
+// "TASK-<digits>": the digits as a number, else -1.
+long attempt_suffix(std::string_view name, std::string_view task) {
+  if (name.size() <= task.size() + 1 || name.substr(0, task.size()) != task ||
+      name[task.size()] != '-')
+    return -1;
+  auto digits = name.substr(task.size() + 1);
+  if (digits.size() > 9 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
+  return std::stol(std::string(digits));
+}
+
+Result<Resolved> resolve(const Project& project, const std::vector<std::string>& names) {
+  Resolved r;
+  if (names.empty())
+    return fail(ErrorCode::usage, "compare needs a fork's task or two or more workspaces",
+                "give two or more names or a fork's task");
+  if (names.size() >= 2) {
+    std::set<std::string> seen;
+    std::string fork_of;
+    bool one_fork = true;
+    for (const auto& name : names) {
+      if (!seen.insert(name).second)
+        return fail(ErrorCode::usage, fmt::format("'{}' is named twice", name),
+                    "name each workspace once");
+      Workspace w = BERTH_TRY(find_workspace(project, name));
+      if (w.fork.empty() || (!fork_of.empty() && w.fork != fork_of)) one_fork = false;
+      fork_of = w.fork;
+      r.names.push_back(name);
+      r.attempts.push_back(w.attempt);
+    }
+    // Attempts of one fork: their runs are in its record.
+    if (one_fork && !fork_of.empty()) r.fork = BERTH_TRY(load_fork(project, fork_of));
+    return r;
+  }
+  const std::string& task = names.front();
+  // The records alone (no git call per workspace: `list` would look at every one).
+  auto all = BERTH_TRY(Registry(project.berth_dir()).load_all());
+  auto exists = [&](const std::string& name) {
+    return std::any_of(all.begin(), all.end(),
+                       [&](const Workspace& w) { return w.name == name && w.invalid.empty(); });
+  };
+  // A recorded fork: its attempts that are still workspaces (pick and discard remove some).
+  r.fork = BERTH_TRY(load_fork(project, task));
+  std::vector<std::pair<long, std::string>> found;
+  if (r.fork) {
+    for (int i = 1; i <= r.fork->attempts; ++i)
+      if (exists(attempt_name(task, i))) found.emplace_back(i, attempt_name(task, i));
+    if (found.empty())
+      return fail(ErrorCode::not_found, fmt::format("fork '{}' has no attempts left", task),
+                  fmt::format("they were accepted or discarded: `berth restore --list` shows "
+                              "those in the trash (`berth restore {}-1` brings one back)",
+                              task));
+  } else {
+    // No record (made by hand, or by an orchestrator): the workspaces that say they are its
+    // attempts, else those named TASK-<digits>.
+    for (const auto& w : all)
+      if (w.fork == task && w.invalid.empty()) found.emplace_back(w.attempt, w.name);
+    if (found.empty())
+      for (const auto& w : all)
+        if (long i = attempt_suffix(w.name, task); i >= 0 && w.invalid.empty())
+          found.emplace_back(i, w.name);
+    if (found.empty()) {
+      if (exists(task))
+        return fail(ErrorCode::usage,
+                    fmt::format("'{}' is one workspace: compare needs two or more", task),
+                    "give two or more names or a fork's task");
+      return fail(ErrorCode::not_found, fmt::format("no fork or workspace named '{}'", task),
+                  "`berth list` shows the workspaces");
+    }
+  }
+  std::sort(found.begin(), found.end());
+  r.task = task;
+  for (auto& [i, name] : found) {
+    r.names.push_back(std::move(name));
+    r.attempts.push_back(static_cast<int>(i));
+  }
+  return r;
+}
+
+// Where the page goes, checked before anything is looked at: its folder must exist.
+Result<std::string> html_target(const Project& project, const std::string& file) {
+  if (file.empty())
+    return fail(ErrorCode::usage, "--html needs a file name", "e.g. --html compare.html");
+  std::string path = file.front() == '/' ? file : util::join(project.cwd(), file);
+  std::string dir = util::dirname(path);
+  if (!util::is_directory(dir))
+    return fail(ErrorCode::io_error,
+                fmt::format("cannot write {}: the folder {} does not exist", file, dir),
+                "create the folder first or name a file in an existing one");
+  if (util::is_directory(path))
+    return fail(ErrorCode::io_error, fmt::format("cannot write {}: it is a folder", file),
+                "name a file, e.g. " + util::join(file, "compare.html"));
+  return path;
+}
+
+struct Attempt {
+  std::string name;
+  int attempt = 0;
+  Diff diff;
+  std::vector<FilePatch> patches;
+  int commits = 0;
+  bool merges_cleanly = false;
+  std::vector<std::string> conflicts;
+  std::optional<Error> error;
+  nlohmann::json test = nullptr;
+};
+
+// The numbers of one attempt; every git call here reads, none writes a ref or a workspace.
+Result<void> look_at(const Project& project, const std::string& target_commit, Attempt& a) {
+  a.diff = BERTH_TRY(diff_workspace(project, a.name, DiffOptions{}));
+  a.patches = split_patch(a.diff.patch);
+  auto count =
+      BERTH_TRY(git(repo_call(project, {"rev-list", "--count", a.diff.from + ".." + a.diff.head})));
+  a.commits = std::atoi(count.out.c_str());
+  // The merge preview accept makes: the attempt's whole state (uncommitted work as a commit on
+  // top of its HEAD) merged with the target, as objects only.
+  std::string source = a.diff.head;
+  if (a.diff.uncommitted)
+    source = BERTH_TRY(make_commit(project, a.diff.to_tree, {a.diff.head},
+                                   fmt::format("berth: compare probe of {}", a.name)));
+  GitCall preview = repo_call(project, {"merge-tree", "--write-tree", "--name-only", "-z",
+                                        "--no-messages", target_commit, source});
+  auto merged = BERTH_TRY(git_status_of(preview));
+  if (merged.exit_code == 1) {
+    a.conflicts = parse_merge_tree(merged.out).conflicts;
+    return {};
+  }
+  if (!merged.ok()) return tl::unexpected(git_error(preview, merged));
+  a.merges_cleanly = true;
+  return {};
+}
+
+// --test: CMD in one attempt, its output kept (its tail) rather than interleaved on the terminal.
+nlohmann::json run_test(const Project& project, const CompareOptions& options,
+                        const std::string& name) {
+  constexpr size_t kTail = 4096;
+  RunOptions run;
+  run.name = name;
+  run.command = options.test;
+  run.timeout = options.test_timeout;
+  run.sandbox = options.sandbox;
+  std::mutex mutex;
+  std::string tail;
+  size_t total = 0;
+  run.on_output = [&](std::string_view chunk, int) {
+    std::lock_guard lock(mutex);
+    total += chunk.size();
+    tail.append(chunk);
+    if (tail.size() > kTail) tail.erase(0, tail.size() - kTail);
+  };
+  auto started = std::chrono::steady_clock::now();
+  auto r = run_in_workspace(project, run);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  started)
+                .count();
+  std::lock_guard lock(mutex);
+  if (!r)
+    return {{"exit_code", nullptr},      {"timed_out", false}, {"duration_ms", ms},
+            {"sandboxed", false},        {"output", tail},     {"output_bytes", total},
+            {"error", r.error().message}};
+  return {{"exit_code", r->exit_status},
+          {"timed_out", r->timed_out},
+          {"duration_ms", ms},
+          {"sandboxed", !r->sandbox_layers.empty()},
+          {"output", tail},
+          {"output_bytes", total}};
+}
+
+nlohmann::json run_document(const std::optional<ForkGroup>& fork, const std::string& name) {
+  if (!fork) return nullptr;
+  for (const auto& run : fork->runs)
+    if (run.name == name)
+      return {{"state", run.state},
+              {"exit_code", run.exit_code >= 0 ? nlohmann::json(run.exit_code) : nullptr},
+              {"signal", run.signal > 0 ? nlohmann::json(run.signal) : nullptr},
+              {"duration_ms", run.duration_ms},
+              {"log", run.log}};
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<FilePatch> split_patch(std::string_view patch) {
+  std::vector<FilePatch> files;
+  bool in_hunk = false;
+  size_t at = 0;
+  while (at < patch.size()) {
+    size_t end = patch.find('\n', at);
+    size_t next = end == std::string_view::npos ? patch.size() : end + 1;
+    std::string_view line =
+        patch.substr(at, (end == std::string_view::npos ? patch.size() : end) - at);
+    if (line.rfind("diff --git ", 0) == 0) {
+      files.emplace_back();
+      in_hunk = false;
+    }
+    if (!files.empty()) {
+      FilePatch& f = files.back();
+      f.text.append(patch.substr(at, next - at));
+      if (!in_hunk) {
+        if (line.rfind("index ", 0) == 0) {
+          // "index OLD..NEW[ MODE]"
+          auto dots = line.find("..");
+          if (dots != std::string_view::npos) {
+            auto stop = line.find(' ', dots);
+            f.new_oid = std::string(line.substr(dots + 2, stop == std::string_view::npos
+                                                              ? std::string_view::npos
+                                                              : stop - dots - 2));
+            if (stop != std::string_view::npos) f.new_mode = std::string(line.substr(stop + 1));
+          }
+        } else if (line.rfind("new file mode ", 0) == 0) {
+          f.new_mode = std::string(line.substr(14));
+        } else if (line.rfind("new mode ", 0) == 0) {
+          f.new_mode = std::string(line.substr(9));
+        } else if (line.rfind("GIT binary patch", 0) == 0 || line.rfind("Binary files ", 0) == 0) {
+          f.binary = true;
+        } else if (line.rfind("@@", 0) == 0) {
+          in_hunk = true;
+        }
+      } else if (!f.binary && !line.empty()) {
+        if (line.front() == '+')
+          f.added.emplace_back(line.substr(1));
+        else if (line.front() == '-')
+          f.removed.emplace_back(line.substr(1));
+      }
+    }
+    at = next;
+  }
+  return files;
+}
+
+ChangeSet change_set(const std::vector<FileChange>& files, const std::vector<FilePatch>& patches) {
+  ChangeSet set;
+  // The patch has one section per changed file, in the same order as the file list (both come
+  // from diff-tree with the same rename detection); without it only the files are compared.
+  bool paired = patches.size() == files.size();
+  for (size_t i = 0; i < files.size(); ++i) {
+    const FileChange& f = files[i];
+    const FilePatch* p = paired ? &patches[i] : nullptr;
+    std::string outcome = fmt::format("{} {} {}", f.status, f.new_mode, p ? p->new_oid : "?");
+    if (!f.old_path.empty()) outcome += " from " + f.old_path;
+    set.files.emplace_back(f.path, outcome);
+    if (!p) continue;
+    if (p->binary) {
+      set.lines.push_back(f.path + std::string("\0b\0", 3) + p->new_oid);
+      continue;
+    }
+    // A line repeated n times counts n times: "x" added twice is two changed lines.
+    std::map<std::string, int> seen;
+    for (const auto* side : {&p->added, &p->removed}) {
+      char sign = side == &p->added ? '+' : '-';
+      for (const auto& text : *side) {
+        std::string key = f.path + '\0' + sign + text;
+        set.lines.push_back(key + '\0' + std::to_string(seen[key]++));
+      }
+    }
+  }
+  std::sort(set.files.begin(), set.files.end());
+  std::sort(set.lines.begin(), set.lines.end());
+  set.lines.erase(std::unique(set.lines.begin(), set.lines.end()), set.lines.end());
+  return set;
+}
+
+namespace {
+
+template <class T> double jaccard(const std::vector<T>& a, const std::vector<T>& b, size_t common) {
+  size_t all = a.size() + b.size() - common;
+  return all == 0 ? 1.0 : static_cast<double>(common) / static_cast<double>(all);
+}
+
+} // namespace
+
+Similarity similarity(const ChangeSet& a, const ChangeSet& b) {
+  Similarity s;
+  std::vector<std::string> pa, pb;
+  for (const auto& f : a.files)
+    pa.push_back(f.first);
+  for (const auto& f : b.files)
+    pb.push_back(f.first);
+  std::set_intersection(pa.begin(), pa.end(), pb.begin(), pb.end(),
+                        std::back_inserter(s.shared_files));
+  std::vector<std::string> shared_lines;
+  std::set_intersection(a.lines.begin(), a.lines.end(), b.lines.begin(), b.lines.end(),
+                        std::back_inserter(shared_lines));
+  s.files = jaccard(pa, pb, s.shared_files.size());
+  s.lines = jaccard(a.lines, b.lines, shared_lines.size());
+  s.relation = a.files == b.files       ? "identical"
+               : s.shared_files.empty() ? "disjoint"
+                                        : "overlapping";
+  return s;
+}
+
+Result<nlohmann::json> compare_attempts(const Project& project, const CompareOptions& options) {
+  // 1. What is compared, and where the page goes: both refused before anything is looked at.
+  Resolved resolved = BERTH_TRY(resolve(project, options.names));
+  std::optional<std::string> html_path;
+  if (options.html) html_path = BERTH_TRY(html_target(project, *options.html));
+
+  // 2. The target every attempt's merge is previewed against: accept's default, or --into.
+  Workspace first = BERTH_TRY(find_workspace(project, resolved.names.front()));
+  Target target = BERTH_TRY(find_target(project, first, options.into));
+
+  // 3. Each attempt's numbers, side by side (each is a scan of its work tree and a few git calls).
+  std::vector<Attempt> attempts(resolved.names.size());
+  for (size_t i = 0; i < attempts.size(); ++i) {
+    attempts[i].name = resolved.names[i];
+    attempts[i].attempt = resolved.attempts[i];
+  }
+  util::parallel_for(attempts.size(), [&](size_t i) {
+    if (auto done = look_at(project, target.commit, attempts[i]); !done)
+      attempts[i].error = done.error();
+  });
+  for (const auto& a : attempts)
+    if (a.error) return tl::unexpected(*a.error);
+
+  // 4. --test: after the numbers, so that what the test writes (build output) is not counted.
+  if (!options.test.empty())
+    util::parallel_for(attempts.size(), [&](size_t i) {
+      attempts[i].test = run_test(project, options, attempts[i].name);
+    });
+
+  // 5. Across attempts: who touched what, pairwise similarity, and where they all agree.
+  std::vector<ChangeSet> sets;
+  for (const auto& a : attempts)
+    sets.push_back(change_set(a.diff.files, a.patches));
+  nlohmann::json pairs = nlohmann::json::array();
+  for (size_t i = 0; i < attempts.size(); ++i)
+    for (size_t j = i + 1; j < attempts.size(); ++j) {
+      Similarity s = similarity(sets[i], sets[j]);
+      pairs.push_back({{"a", attempts[i].name},
+                       {"b", attempts[j].name},
+                       {"relation", s.relation},
+                       {"files_jaccard", s.files},
+                       {"lines_jaccard", s.lines},
+                       {"shared_files", s.shared_files}});
+    }
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> touched; // path -> who
+  for (size_t i = 0; i < attempts.size(); ++i)
+    for (const auto& [path, outcome] : sets[i].files)
+      touched[path].emplace_back(attempts[i].name, outcome);
+  nlohmann::json files = nlohmann::json::array();
+  nlohmann::json agree = nlohmann::json::array();
+  for (const auto& [path, who] : touched) {
+    bool same = who.size() == attempts.size() && attempts.size() >= 2 &&
+                std::all_of(who.begin(), who.end(),
+                            [&](const auto& w) { return w.second == who.front().second; });
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& w : who)
+      names.push_back(w.first);
+    files.push_back({{"path", path}, {"attempts", names}, {"agree", same}});
+    if (same) agree.push_back(path);
+  }
+
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& a : attempts) {
+    int64_t additions = 0, deletions = 0;
+    for (const auto& f : a.diff.files) {
+      additions += f.additions;
+      deletions += f.deletions;
+    }
+    list.push_back({{"name", a.name},
+                    {"attempt", a.attempt > 0 ? nlohmann::json(a.attempt) : nullptr},
+                    {"from", a.diff.from},
+                    {"head", a.diff.head},
+                    {"tree", a.diff.to_tree},
+                    {"run", run_document(resolved.fork, a.name)},
+                    {"files_changed", a.diff.files.size()},
+                    {"additions", additions},
+                    {"deletions", deletions},
+                    {"commits", a.commits},
+                    {"uncommitted", a.diff.uncommitted},
+                    {"merges_cleanly", a.merges_cleanly},
+                    {"conflicts", a.conflicts},
+                    {"test", a.test},
+                    {"files", a.diff.files}});
+  }
+  nlohmann::json doc = {{"task", resolved.task ? nlohmann::json(*resolved.task) : nullptr},
+                        {"target", target.branch},
+                        {"target_commit", target.commit},
+                        {"test_command", options.test.empty() ? nlohmann::json(nullptr)
+                                                              : nlohmann::json(options.test)},
+                        {"attempts", list},
+                        {"pairs", pairs},
+                        {"files", files},
+                        {"agree", agree},
+                        {"html", html_path ? nlohmann::json(*html_path) : nullptr}};
+
+  // 6. --html: the review page, written whole or not at all.
+  if (html_path) {
+    std::vector<std::vector<FilePatch>> patches;
+    for (auto& a : attempts)
+      patches.push_back(std::move(a.patches));
+    auto written = util::write_file_atomic(*html_path, compare_html(doc, patches));
+    if (!written) return fail(ErrorCode::io_error, written.error());
+  }
+  return doc;
+}
+
+} // namespace berth
