@@ -57,18 +57,6 @@ Result<void> save_fork(const Project& project, const ForkGroup& fork);
 /// Remove the fork's record and logs (when its attempts are all gone).
 Result<void> remove_fork(const Project& project, std::string_view task);
 
-/// What a front end lends `fork` while its commands run. (Here rather than in OperationContext
-/// only so that adding it changed no struct every operation is compiled against; it is one
-/// process's front end either way: the CLI sets it once before running an operation.)
-struct ForkFrontEnd {
-  /// Polled while attempts run: true once the user asked berth to stop (Ctrl-C, SIGTERM); the
-  /// first call may arm the front end's signal watch.
-  std::function<bool()> stop_requested;
-  /// Progress: "attempt_started" / "attempt_finished" with the attempt's fields.
-  std::function<void(std::string_view type, const nlohmann::json& fields)> on_event;
-};
-void set_fork_front_end(ForkFrontEnd front_end);
-
 /// JSON of a fork (docs/schema/fork.json's "fork" object) and back.
 nlohmann::json fork_to_json(const ForkGroup& fork);
 Result<ForkGroup> fork_from_json(const nlohmann::json& j, const std::string& where);

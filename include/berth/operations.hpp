@@ -70,6 +70,13 @@ struct OperationContext {
   /// Where the front end was started (-C) and its `-c` overrides: an operation that finds its
   /// own project (needs_project = false) starts from here.
   ProjectOptions origin;
+  /// Polled while an operation's commands run (fork's attempts): true once the user asked to
+  /// stop (Ctrl-C, SIGTERM; a cancelled MCP call). The first call may arm the front end's
+  /// signal watch. Optional.
+  std::function<bool()> stop_requested;
+  /// Progress of an operation that runs several things ("attempt_started" / "attempt_finished"
+  /// with the attempt's fields: docs/schema/event.json). Optional.
+  std::function<void(std::string_view type, const nlohmann::json& fields)> on_event;
 };
 
 /// What an operation produced: its JSON document (the contract, docs/schema/<schema>.json),

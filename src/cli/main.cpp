@@ -481,9 +481,8 @@ int run_main(int argc, char** argv) {
   context.prepare_run = [](berth::RunOptions& options) { cli::own_signals_and_terminal(options); };
   // fork's progress: events under --json, a line per attempt on a terminal, else nothing (the
   // result says it all).
-  berth::ForkFrontEnd fork_hooks;
-  fork_hooks.stop_requested = cli::stop_requested;
-  fork_hooks.on_event = [quiet = args.quiet](std::string_view type, const nlohmann::json& fields) {
+  context.stop_requested = cli::stop_requested;
+  context.on_event = [quiet = args.quiet](std::string_view type, const nlohmann::json& fields) {
     if (cli::event_stream())
       cli::emit_event(type, fields);
     else if (!quiet && ::isatty(STDERR_FILENO)) {
@@ -497,7 +496,6 @@ int run_main(int argc, char** argv) {
                 << "\n";
     }
   };
-  berth::set_fork_front_end(std::move(fork_hooks));
   const berth::Project* project_ptr = project ? &*project : nullptr;
   // What the command writes to stdout is watched (to start berth's line on a line of its own)
   // only when berth's line follows it there.

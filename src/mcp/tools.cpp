@@ -259,6 +259,8 @@ std::optional<Tool> make_op_tool(const OpTool& spec) {
     if (spec.alone) alone = std::unique_lock(gate(name_of(arguments)));
     std::unique_ptr<CallHook> hook = spec.hook ? spec.hook() : std::make_unique<CallHook>();
     berth::OperationContext context;
+    // A cancelled call stops what the operation runs (fork's attempts) as Ctrl-C would.
+    context.stop_requested = [cancelled = ctx.cancelled] { return cancelled && cancelled->load(); };
     hook->prepare(context, ctx);
     auto outcome = op->run(&ctx.project, params, context);
     if (!outcome) return error_result(in_tool_words(outcome.error(), *op, spec));

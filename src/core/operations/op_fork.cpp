@@ -20,12 +20,6 @@
 
 namespace berth::ops {
 
-// The front end's hooks (set_fork_front_end): one per process, set before any fork runs.
-ForkFrontEnd& fork_front_end() {
-  static ForkFrontEnd instance;
-  return instance;
-}
-
 namespace {
 
 // More attempts than anyone compares is a typo (-n 800 for -n 8): refused before anything.
@@ -122,7 +116,7 @@ struct Runner {
 
   bool should_stop() {
     if (stop) return true;
-    if (fork_front_end().stop_requested && fork_front_end().stop_requested()) return stop = true;
+    if (context.stop_requested && context.stop_requested()) return stop = true;
     if (deadline && std::chrono::steady_clock::now() >= *deadline) {
       timed_out = true;
       return stop = true;
@@ -134,12 +128,12 @@ struct Runner {
     std::lock_guard lock(mutex);
     fork.runs[i] = run;
     if (auto saved = save_fork(project, fork); !saved) warnings.push_back(saved.error().message);
-    if (fork_front_end().on_event) {
+    if (context.on_event) {
       nlohmann::json fields = {
           {"name", run.name}, {"attempt", run.attempt}, {"state", run.state}, {"log", run.log}};
       if (run.exit_code >= 0) fields["exit_status"] = run.exit_code;
       if (run.duration_ms > 0) fields["duration_ms"] = run.duration_ms;
-      fork_front_end().on_event(event, fields);
+      context.on_event(event, fields);
     }
   }
 
@@ -234,7 +228,7 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
 
   // With a command, Ctrl-C is ours from here on (the front end's first call arms its watch): one
   // during creation lets the creation finish, then no command starts (`not_started`, exit 130).
-  if (!command.empty() && fork_front_end().stop_requested) fork_front_end().stop_requested();
+  if (!command.empty() && context.stop_requested) context.stop_requested();
 
   // Attempt 1 fixes the base (a bad --base is refused there, before anything exists); the
   // others start from its SHA, so all share one base even if the branch moves meanwhile.
@@ -404,9 +398,3 @@ Entry pick_entry() {
 }
 
 } // namespace berth::ops
-
-namespace berth {
-void set_fork_front_end(ForkFrontEnd hooks) {
-  ops::fork_front_end() = std::move(hooks);
-}
-} // namespace berth
