@@ -61,6 +61,9 @@ enum class ErrorCode {
   // issue 14, the sandbox (keep together)
   sandbox_path_refused, ///< --allow-write names git's dir, hooks or config, or overlaps a hidden
                         ///< path
+  // issue 16, gc and the trash (keep together)
+  bad_duration, ///< a duration (--older-than, gc.older_than) is not a number with a unit (7d, 12h)
+  bad_snapshot, ///< NAME@TIME does not name a snapshot the way `berth trash list` shows them
 };
 
 /// What a failed git call said: nobody should have to guess.

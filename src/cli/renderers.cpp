@@ -27,6 +27,8 @@ Renderer find_renderer(std::string_view name) {
       {"hook", render_hook},
       {"integrate", render_integrate},
       {"setup", render_setup},
+      {"gc", render_gc},
+      {"trash", render_trash},
   };
   for (const auto& [op, renderer] : renderers)
     if (op == name) return renderer;

@@ -82,6 +82,10 @@ std::string_view code_name(ErrorCode code) {
     return "read_only_file";
   case ErrorCode::sandbox_path_refused:
     return "sandbox_path_refused";
+  case ErrorCode::bad_duration:
+    return "bad_duration";
+  case ErrorCode::bad_snapshot:
+    return "bad_snapshot";
   }
   return "unknown";
 }
@@ -93,6 +97,8 @@ int exit_status(ErrorCode code) {
   case ErrorCode::config_invalid:
   case ErrorCode::invalid_hook_input:
   case ErrorCode::settings_invalid:
+  case ErrorCode::bad_duration:
+  case ErrorCode::bad_snapshot:
     return 2;
   case ErrorCode::conflict:
   case ErrorCode::not_fast_forward:

@@ -175,7 +175,8 @@ std::vector<Operation> build_table() {
         ops::run_entry(),    ops::shell_entry(), ops::diff_entry(),      ops::commit_entry(),
         ops::accept_entry(), ops::sync_entry(),  ops::discard_entry(),   ops::restore_entry(),
         ops::pool_entry(),   ops::watch_entry(), ops::doctor_entry(),    ops::config_entry(),
-        ops::trust_entry(),  ops::hook_entry(),  ops::integrate_entry(), ops::setup_entry()})
+        ops::trust_entry(),  ops::hook_entry(),  ops::integrate_entry(), ops::setup_entry(),
+        ops::gc_entry(),     ops::trash_entry()})
     table.push_back(wrap(std::move(entry)));
   return table;
 }

@@ -76,6 +76,8 @@ Entry trust_entry();
 Entry hook_entry();
 Entry integrate_entry();
 Entry setup_entry();
+Entry gc_entry();
+Entry trash_entry();
 
 /// new's and setup's outcome: the document, the set-up's warnings, and when a set-up command
 /// failed a warning saying how to run it again and exit status 6 (`done`: "created").
