@@ -112,7 +112,7 @@ std::vector<size_t> expired_snapshots(const std::vector<TrashEntry>& entries, in
     std::stable_sort(list.begin(), list.end(),
                      [&](size_t a, size_t b) { return entries[a].time > entries[b].time; });
     for (size_t rank = 0; rank < list.size(); ++rank)
-      if (static_cast<int64_t>(rank) >= keep && entries[list[rank]].time < now - keep_days * 86400)
+      if (static_cast<int64_t>(rank) >= keep && now - entries[list[rank]].time >= keep_days * 86400)
         expired.push_back(list[rank]);
   }
   std::sort(expired.begin(), expired.end());

@@ -26,7 +26,7 @@ struct TrashEntry {
   std::string name;
   int64_t time = 0;
 };
-/// The snapshots that have expired: older than `keep_days` days AND beyond the newest `keep` of
+/// The snapshots that have expired: at least `keep_days` days old AND beyond the newest `keep` of
 /// their name. Indexes into `entries`, in their order.
 std::vector<size_t> expired_snapshots(const std::vector<TrashEntry>& entries, int64_t keep,
                                       int64_t keep_days, int64_t now);
