@@ -30,7 +30,7 @@ COMMANDS = {
     "restore": "restore", "diff": "diff", "commit": "commit", "accept": "accept", "sync": "sync",
     "run": "run", "shell": "run", "pool": "pool", "watch": "watch", "doctor": "doctor",
     "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
-    "setup": "new",
+    "setup": "new", "gc": "gc", "trash": "trash",
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
 OWN_STATUS = {"run", "shell", "doctor", "accept", "sync"}  # accept, sync: 3 with conflicts
