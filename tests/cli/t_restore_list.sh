@@ -20,7 +20,7 @@ assert_eq "$(git show "$(jq -r '.[0].ref' <<<"$x"):round.txt")" second
 assert_eq "$(jq -r '.[0].ref' <<<"$x" | cut -d/ -f1-4)" refs/berth/trash/x
 text=$(berth restore --list)
 assert_contains "$(head -1 <<<"$text")" NAME
-assert_eq "$(grep -c '^x ' <<<"$text")" 2
+assert_eq "$(grep -c '^x@' <<<"$text")" 2
 
 ws=$(berth restore x)
 assert_eq "$(cat "$ws/round.txt")" second
