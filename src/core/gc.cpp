@@ -544,8 +544,11 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
     for (const auto& e : *entries) {
       if (!e.prunable || e.locked || recorded_paths.count(e.path) || out_of_time()) continue;
       // Only a worktree under one of berth's roots is ours; the user's own are left to them.
-      bool ours = std::any_of(roots.begin(), roots.end(),
-                              [&](const std::string& r) { return util::is_within(e.path, r); });
+      // A workspace's folder is right under its root (pool slots and trees aside are the pool's
+      // and the deleter's, below `.pool` and `.trash`).
+      bool ours = std::any_of(roots.begin(), roots.end(), [&](const std::string& r) {
+        return util::lexically_normal(util::dirname(e.path)) == util::lexically_normal(r);
+      });
       std::string admin = ours ? admin_dir_naming(project, e.path) : std::string();
       if (admin.empty()) continue;
       GcItem item{"orphan", "worktree",
