@@ -32,6 +32,7 @@ COMMANDS = {
     "config": "config", "trust": "trust", "hook": "hook", "integrate": "integrate",
     "setup": "new", "fork": "fork", "pick": "pick",
     "forget": "forget",  # plain folders (issue 17)
+    "setup": "new", "gc": "gc", "trash": "trash",
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
 OWN_STATUS = {"run", "shell", "doctor", "accept", "sync", "fork", "pick"}  # accept, sync, pick: 3

@@ -64,6 +64,9 @@ enum class ErrorCode {
   // issue 17, plain folders (keep together)
   plain_folder_changed, ///< accept would overwrite a file the user changed in the plain folder
   plain_in_use,         ///< forget: a workspace or trash of the plain folder is left
+  // issue 16, gc and the trash (keep together)
+  bad_duration, ///< a duration (--older-than, gc.older_than) is not a number with a unit (7d, 12h)
+  bad_snapshot, ///< NAME@TIME does not name a snapshot the way `berth trash list` shows them
 };
 
 /// What a failed git call said: nobody should have to guess.

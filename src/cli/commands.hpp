@@ -51,6 +51,10 @@ std::string render_config(const nlohmann::json& document, const RenderContext& c
 std::string render_trust(const nlohmann::json& document, const RenderContext& context);
 std::string render_hook(const nlohmann::json& document, const RenderContext& context);
 std::string render_integrate(const nlohmann::json& document, const RenderContext& context);
+std::string render_gc(const nlohmann::json& document, const RenderContext& context);
+std::string render_trash(const nlohmann::json& document, const RenderContext& context);
+/// restore --list and `trash list`: a table of Snapshot documents.
+std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context);
 
 // Shared by the renderers.
 /// A workspace state, coloured: green ready, red gone or invalid, yellow otherwise.

@@ -1,6 +1,7 @@
 #include "berth/config.hpp"
 
 #include "berth/berth.hpp"
+#include "core/gc.hpp"
 #include "core/name.hpp"
 #include "core/ports.hpp"
 #include "util/paths.hpp"
@@ -77,6 +78,28 @@ const std::vector<ConfigKey>& config_keys() {
        "further paths a sandboxed run must not read, besides the credential locations berth "
        "hides by default (absolute or ~/)",
        false},
+      // issue 16: gc and the trash (docs/gc.md)
+      {"gc.auto", true,
+       "after `new` and `discard`, a light gc pass in the background (orphans and expired trash "
+       "only)",
+       true},
+      {"gc.older_than", std::string("7d"),
+       "`berth gc` removes a workspace with no change at all once unused this long (45s, 30m, 12h, "
+       "7d, 2w)",
+       true},
+      {"gc.max_disk", std::string(),
+       "`berth gc` removes the oldest clean, idle workspaces while all of them take more than this "
+       "(500M, 20G; empty: no limit); never one with work in it",
+       true},
+      {"gc.max_workspaces", int64_t{0},
+       "`berth gc` removes the oldest clean, idle workspaces while there are more than this (0: no "
+       "limit); never one with work in it",
+       true},
+      {"trash.keep", int64_t{3},
+       "snapshots of each workspace name gc always keeps in the trash, the newest ones", true},
+      {"trash.keep_days", int64_t{30},
+       "gc drops a snapshot older than this many days, beyond the newest trash.keep of its name",
+       true},
   };
   return keys;
 }
@@ -168,6 +191,14 @@ Result<void> check_value(const ConfigKey& key, const ConfigValue& value, const s
   } else if (name == "ports.range") {
     if (!parse_port_range(std::get<std::string>(value)))
       return refuse("FIRST-LAST within 1024-65535 with room for a block of 10, e.g. 20000-29999");
+  } else if (name == "gc.older_than") {
+    if (!parse_duration(std::get<std::string>(value), name))
+      return refuse("a duration: a number and a unit, 45s, 30m, 12h, 7d or 2w");
+  } else if (name == "gc.max_disk") {
+    if (!parse_size(std::get<std::string>(value), name))
+      return refuse("a size: 500M, 20G, 1T, or empty for no limit");
+  } else if (name == "gc.max_workspaces" || name == "trash.keep" || name == "trash.keep_days") {
+    if (std::get<int64_t>(value) < 0) return refuse("0 or more");
   } else if (name == "branch_prefix") {
     if (auto valid = validate_branch_prefix(std::get<std::string>(value)); !valid) {
       Error e = valid.error();

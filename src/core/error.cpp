@@ -87,6 +87,10 @@ std::string_view code_name(ErrorCode code) {
     return "plain_folder_changed";
   case ErrorCode::plain_in_use:
     return "plain_in_use";
+  case ErrorCode::bad_duration:
+    return "bad_duration";
+  case ErrorCode::bad_snapshot:
+    return "bad_snapshot";
   }
   return "unknown";
 }
@@ -98,6 +102,8 @@ int exit_status(ErrorCode code) {
   case ErrorCode::config_invalid:
   case ErrorCode::invalid_hook_input:
   case ErrorCode::settings_invalid:
+  case ErrorCode::bad_duration:
+  case ErrorCode::bad_snapshot:
     return 2;
   case ErrorCode::conflict:
   case ErrorCode::not_fast_forward:

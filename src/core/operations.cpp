@@ -176,7 +176,8 @@ std::vector<Operation> build_table() {
         ops::commit_entry(),  ops::accept_entry(), ops::sync_entry(),  ops::discard_entry(),
         ops::restore_entry(), ops::pool_entry(),   ops::watch_entry(), ops::doctor_entry(),
         ops::config_entry(),  ops::trust_entry(),  ops::hook_entry(),  ops::integrate_entry(),
-        ops::setup_entry(),   ops::forget_entry(), ops::fork_entry(),  ops::pick_entry()})
+        ops::setup_entry(),   ops::forget_entry(), ops::fork_entry(),  ops::pick_entry(),
+        ops::gc_entry(),      ops::trash_entry()})
     table.push_back(wrap(std::move(entry)));
   return table;
 }

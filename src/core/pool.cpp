@@ -14,6 +14,7 @@
 
 #include "core/admin_files.hpp"
 #include "core/aside.hpp"
+#include "core/gc.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -683,6 +684,13 @@ Result<PoolStatus> pool_fill_background(const Project& project) {
   // its shadow index and the watcher's attention now, in the background, so the orchestrator's
   // first `list`, `diff` or `discard` costs O(changed files) already. The others cost nothing.
   if (project.config().get_bool("watch.enabled")) (void)list_workspaces(project);
+  // The light gc pass after new/discard (docs/gc.md): orphans and expired trash, never a
+  // workspace, bounded in time; here, off the caller's path.
+  if (project.config().get_bool("gc.auto")) {
+    GcOptions light;
+    light.automatic = true;
+    (void)collect_garbage(project, light);
+  }
   return filled;
 }
 

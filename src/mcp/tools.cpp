@@ -878,6 +878,15 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
            kWorkspaceNote,
        "fork",
        {"task", "attempts", "base", "owner", "jobs", "command"}},
+      {"workspace_gc",
+       "Clean up workspaces and the trash",
+       "List (by default; nothing changes) or, with `apply: true`, remove what is safe to "
+       "remove: workspaces whose change already landed, idle ones with no change, orphans, and "
+       "expired trash snapshots. Each item has a category and a reason; a workspace in use or "
+       "with uncommitted work is skipped, and every removed workspace is saved to the trash "
+       "first.",
+       "gc",
+       {"older_than", "keep"}},
   };
   for (auto& spec : specs) {
     spec.alone = spec.operation == "commit" || spec.operation == "sync" ||
@@ -893,6 +902,18 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
         return without(a, {"max_bytes"});
       };
       spec.hook = [] { return std::make_unique<DiffHook>(); };
+    }
+    // A dry run unless the agent asks for the real one.
+    if (spec.name == "workspace_gc") {
+      spec.extras = {{"apply",
+                      {{"type", "boolean"},
+                       {"description", "true: really remove (default false: a dry run, nothing "
+                                       "changes)"}}}};
+      spec.to_params = [](const json& a, const CallContext&) -> berth::Result<json> {
+        json p = without(a, {"apply"});
+        p["dry_run"] = !a.value("apply", false);
+        return p;
+      };
     }
     if (spec.name == "workspace_run") {
       spec.extras = {

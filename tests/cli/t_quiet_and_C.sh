@@ -16,7 +16,7 @@ echo wip >"$(berth path y)/wip.txt"
 assert_eq "$(berth --quiet discard y 2>&1)" ""
 assert_eq "$(berth -q discard x 2>&1)" ""
 assert_eq "$(berth --quiet list 2>&1)" ""
-assert_eq "$(berth --quiet restore --list 2>&1 | grep -c '^y ')" 1
+assert_eq "$(berth --quiet restore --list 2>&1 | grep -c '^y@')" 1
 not 4 berth --quiet path nope >/dev/null
 assert_contains "$(last_stderr)" "no workspace"
 

@@ -12,7 +12,7 @@ berth new y >/dev/null && berth discard y >/dev/null
 
 json=$(berth --json restore --list)
 assert_eq "$(jq length <<<"$json")" 3
-assert_eq "$(jq -r '.[0] | keys | join(",")' <<<"$json")" "base,branch,branch_tip,commit,head,head_ref,ignored_bytes,ignored_files,missing,name,nested,owner,problem,ref,setup_bytes,setup_files,state,time"
+assert_eq "$(jq -r '.[0] | keys | join(",")' <<<"$json")" "base,branch,branch_tip,commit,head,head_ref,holds,ignored_bytes,ignored_files,missing,name,nested,owner,problem,ref,setup_bytes,setup_files,state,time"
 x=$(berth --json restore --list x)
 assert_eq "$(jq -r 'map(.name) | unique | join(",")' <<<"$x")" x
 assert_eq "$(jq length <<<"$x")" 2
@@ -20,7 +20,7 @@ assert_eq "$(git show "$(jq -r '.[0].ref' <<<"$x"):round.txt")" second
 assert_eq "$(jq -r '.[0].ref' <<<"$x" | cut -d/ -f1-4)" refs/berth/trash/x
 text=$(berth restore --list)
 assert_contains "$(head -1 <<<"$text")" NAME
-assert_eq "$(grep -c '^x ' <<<"$text")" 2
+assert_eq "$(grep -c '^x@' <<<"$text")" 2
 
 ws=$(berth restore x)
 assert_eq "$(cat "$ws/round.txt")" second

@@ -30,7 +30,7 @@ assert_eq "$(state "$(git for-each-ref --format='%(refname)' refs/berth/trash/go
 assert_eq "$(state refs/berth/trash/stray/1700000000)" invalid
 assert_eq "$(jq '[.[] | select(.name == "partial")] | length' <<<"$json")" 2
 berth restore --list >"$T/list.txt" 2>"$T/list.err"
-assert_contains "$(grep '^gone ' "$T/list.txt")" damaged
+assert_contains "$(grep '^gone@' "$T/list.txt")" damaged
 assert_contains "$(cat "$T/list.err")" "is missing"
 
 before=$(fingerprint)

@@ -5,20 +5,27 @@
 #include <fmt/format.h>
 
 namespace cli {
-namespace {
 
-// restore --list: the trash, newest first as berth::list_snapshots gives it.
+// restore --list and `trash list`: the trash, newest first as berth::list_snapshots gives it.
 std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context) {
   if (snaps.empty()) return context.quiet ? std::string() : "the trash is empty\n";
   int64_t now = static_cast<int64_t>(::time(nullptr));
   std::vector<std::vector<std::string>> rows{
-      {"NAME", "DISCARDED", "COMMIT", "IGNORED (NOT SAVED)", "REF"}};
+      {"NAME@TIME", "DISCARDED", "HOLDS", "IGNORED (NOT SAVED)", "REF"}};
   for (const auto& s : snaps) {
     std::string when = age(unix_time(str(s, "time")), now) + " ago";
+    // NAME@TIME, as `restore` and `trash drop` take it: the ref's last part is the time.
+    std::string ref = str(s, "ref");
+    std::string spec = str(s, "name") + "@" + ref.substr(ref.rfind('/') + 1);
+    // What it holds beyond its base: commits, changed files and their size.
+    std::string holds = "-";
+    if (s.contains("holds") && s["holds"].is_object())
+      holds = fmt::format("{} commit(s), {} file(s), {}", s["holds"].value("commits", 0),
+                          s["holds"].value("files", 0),
+                          human_bytes(s["holds"].value("bytes", uint64_t{0})));
     // A snapshot that cannot be restored shows its state (the warning says why).
     if (str(s, "state") != "ok") {
-      rows.push_back({str(s, "name"), when, short_sha(str(s, "commit")),
-                      paint(str(s, "state"), "31"), str(s, "ref")});
+      rows.push_back({spec, when, holds, paint(str(s, "state"), "31"), ref});
       continue;
     }
     const auto& files = s["ignored_files"];
@@ -32,12 +39,10 @@ std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& con
                           human_bytes(bytes.is_number() ? bytes.get<uint64_t>() : 0));
     if (made.is_number() && made.get<int64_t>() > 0)
       cell += fmt::format(" (+{} recreated by set-up)", made.get<int64_t>());
-    rows.push_back({str(s, "name"), when, short_sha(str(s, "commit")), cell, str(s, "ref")});
+    rows.push_back({spec, when, holds, cell, ref});
   }
   return table(rows);
 }
-
-} // namespace
 
 std::string render_restore(const nlohmann::json& document, const RenderContext& context) {
   if (context.params.value("list", false)) return snapshots_text(document, context);

@@ -1,4 +1,5 @@
 #include "berth/json.hpp"
+#include "core/gc.hpp"
 #include "core/operations/params.hpp"
 #include "util/try.hpp"
 
@@ -10,7 +11,8 @@ Entry restore_entry() {
   Operation op;
   op.name = "restore";
   op.summary = "bring a discarded workspace back from the trash";
-  Param name_p = name_param("workspace name (with --list: optional filter)");
+  Param name_p = name_param("workspace name, NAME@TIME or a snapshot's ref (with --list: optional "
+                            "filter)");
   name_p.required = false; // --list needs none; restoring does (checked below)
   op.params = {name_p, string_param("as", "restore under another name"),
                string_param("from", "restore from this snapshot ref (one `restore --list` shows) "
@@ -25,7 +27,15 @@ Entry restore_entry() {
               std::optional<std::string_view> filter;
               if (!name.empty()) filter = name;
               auto snaps = BERTH_TRY(list_snapshots(project, filter));
-              Outcome out{snaps, {}, {}, 0};
+              // What each holds beyond its base, and how big that is.
+              nlohmann::json listed = nlohmann::json::array();
+              for (const auto& s : snaps) {
+                auto c = snapshot_contents(project, s);
+                nlohmann::json j = s;
+                j["holds"] = {{"commits", c.commits}, {"files", c.files}, {"bytes", c.bytes}};
+                listed.push_back(std::move(j));
+              }
+              Outcome out{listed, {}, {}, 0};
               // A snapshot that cannot be restored says why (berth doctor reports it too).
               for (const auto& s : snaps)
                 if (s.state != "ok")
@@ -35,8 +45,27 @@ Entry restore_entry() {
             if (name.empty())
               return fail(ErrorCode::usage, "restore needs a workspace name",
                           "berth restore NAME, or berth restore --list");
-            auto r = BERTH_TRY(restore_workspace(project, name, p.optional_string("as"),
-                                                 p.optional_string("from")));
+            auto from = p.optional_string("from");
+            // NAME@TIME, or a snapshot's full ref: that snapshot, not the newest.
+            if (name.find('@') != std::string::npos || name.rfind("refs/", 0) == 0) {
+              if (from)
+                return fail(ErrorCode::usage, "give NAME@TIME or --from REF, not both",
+                            fmt::format("berth restore {}", name));
+              std::string ref = BERTH_TRY(snapshot_ref_of(name));
+              if (name.rfind("refs/", 0) == 0) {
+                std::string found;
+                for (const auto& s : BERTH_TRY(list_snapshots(project, std::nullopt)))
+                  if (s.ref == ref) found = s.name;
+                if (found.empty())
+                  return fail(ErrorCode::not_found, fmt::format("no snapshot {} in the trash", ref),
+                              "run `berth restore --list` to see what can be restored");
+                name = found;
+              } else {
+                name = name.substr(0, name.rfind('@'));
+              }
+              from = ref;
+            }
+            auto r = BERTH_TRY(restore_workspace(project, name, p.optional_string("as"), from));
             return Outcome{r, r.warnings, {}, 0};
           }};
 }

@@ -80,6 +80,8 @@ Entry setup_entry();
 Entry forget_entry(); // plain folders (issue 17)
 Entry fork_entry();
 Entry pick_entry();
+Entry gc_entry();
+Entry trash_entry();
 
 /// new's and setup's outcome: the document, the set-up's warnings, and when a set-up command
 /// failed a warning saying how to run it again and exit status 6 (`done`: "created").
