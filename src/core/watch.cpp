@@ -7,6 +7,7 @@
 #include "util/fd.hpp"
 #include "util/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -492,7 +493,12 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
     }
     // Gone with its project, or when nobody asked for a while.
     if (!util::is_directory(common_dir)) return {};
-    if (Clock::now() - last_query > std::chrono::seconds(idle_seconds)) return {};
+    // A watcher that follows trees stays a day without a question: its tokens are what keeps
+    // the first snapshot of a workspace nobody looked at O(changed) (agents run for hours); one
+    // that follows none leaves after `idle_seconds`.
+    auto idle = std::chrono::seconds(watcher.root_count() > 0 ? std::max(idle_seconds, 86400)
+                                                              : idle_seconds);
+    if (Clock::now() - last_query > idle) return {};
   }
 }
 
