@@ -240,6 +240,15 @@ Result<std::vector<std::pair<std::string, std::string>>> list_trust();
 
 Result<Created> create_workspace(const Project& project, const NewOptions& options);
 
+/// Several workspaces at once (`fork`): each made as create_workspace makes it, one result per
+/// request, in order (a failed one does not stop the others). Warm pool slots are taken first (a
+/// rename and a few git processes each), the rest checked out cold. The pool is refilled once, in
+/// the background, to hold at least options.size() slots (when pool.size > 0): the next fork of
+/// that size finds them ready. To have them ready for the first fork, fill ahead with
+/// pool_fill(project, n) (docs/decisions/0010).
+std::vector<Result<Created>> create_workspaces(const Project& project,
+                                               const std::vector<NewOptions>& options);
+
 /// `berth setup NAME`: run the workspace's set-up again (after a failed command, a `berth
 /// trust`, or a change to the set-up config). What it has already (copies, clones, links) is
 /// left alone; the commands run again. The record's `setup_error`/`setup_untrusted` follow the
@@ -316,6 +325,14 @@ struct Discarded {
 
 Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
                                     Trash trash);
+
+/// Several workspaces discarded in one go (`pick`'s siblings): each as discard_workspace does it
+/// (snapshot to the trash, O(files changed) through the watcher), one result per name, in order
+/// (a refused one does not stop the others). Trees left to the background deleter are handed to
+/// one filler started once at the end: no discard waits for another's deletion.
+std::vector<Result<Discarded>> discard_workspaces(const Project& project,
+                                                  const std::vector<std::string>& names,
+                                                  Force force, Trash trash);
 
 /// Snapshots of one workspace name (or all), newest first, with what `doctor --repair` kept of
 /// damaged ones (refs/berth/damaged/..., state "salvaged").
@@ -564,6 +581,8 @@ Result<PoolStatus> pool_drain(const Project& project);
 /// Start a detached, low-priority `berth pool fill --background` for this project, with
 /// Project::helper(). False when there is no helper to start.
 bool pool_refill_in_background(const Project& project);
+/// The same, filling to at least `at_least` slots this once (more than pool.size: fill ahead).
+bool pool_refill_in_background(const Project& project, int64_t at_least);
 /// What `pool fill --background` runs: at most one per project (others leave at once), at idle
 /// CPU and I/O priority, filling up to pool.size and deleting discarded trees.
 Result<PoolStatus> pool_fill_background(const Project& project);

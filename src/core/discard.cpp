@@ -374,8 +374,12 @@ void note_what_was_saved(const Project& project, const Workspace& w, const Snaps
 
 // ---- the flow ----------------------------------------------------------------------------------
 
-Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
-                                    Trash trash) {
+namespace {
+
+// discard's flow; `refill` false: a tree left to the background deleter is left for the caller
+// to start it (discard_workspaces starts one for all).
+Result<Discarded> discard_steps(const Project& project, std::string_view name, Force force,
+                                Trash trash, bool refill) {
   BERTH_TRY(recover_interrupted(project));
   Discarded d;
   if (force == Force::yes) stop_work_in(BERTH_TRY(load_workspace(project, name)));
@@ -449,8 +453,29 @@ Result<Discarded> discard_workspace(const Project& project, std::string_view nam
   claim.keep();
   drop_branch(project, w, tip, doomed, d.warnings);
   BERTH_TRY(forget_workspace(project, w));
-  if (doomed != w.path) delete_aside(project, doomed, background, d.warnings);
+  if (doomed != w.path && (refill || !background))
+    delete_aside(project, doomed, background, d.warnings);
   return d;
+}
+
+} // namespace
+
+Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
+                                    Trash trash) {
+  return discard_steps(project, name, force, trash, true);
+}
+
+std::vector<Result<Discarded>> discard_workspaces(const Project& project,
+                                                  const std::vector<std::string>& names,
+                                                  Force force, Trash trash) {
+  std::vector<Result<Discarded>> discarded;
+  discarded.reserve(names.size());
+  for (const auto& name : names)
+    discarded.push_back(discard_steps(project, name, force, trash, false));
+  // The trees moved aside go to one background filler (deleted, or recycled into the pool).
+  // Started whatever the outcome: a discard that failed after its move aside left one too.
+  if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
+  return discarded;
 }
 
 } // namespace berth

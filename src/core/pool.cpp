@@ -20,6 +20,7 @@
 #include "core/registry.hpp"
 #include "core/roots.hpp"
 #include "core/setup.hpp"
+#include "core/shadow.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
 #include "core/watch.hpp"
@@ -32,6 +33,7 @@
 #include "util/process_info.hpp"
 
 #include <algorithm>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -135,6 +137,9 @@ void forget_slot(const Project& project, const SlotRecord& r) {
        (util::basename(slots) == ".pool" && is_standard_root(project, util::dirname(slots)))))
     (void)util::remove_tree(r.slot.path);
   ::unlink(record_path(project, r.slot.id).c_str());
+  Workspace shadowed;
+  shadowed.name = r.slot.id;
+  discard_shadow(project, shadowed);
 }
 
 // The identity of the slot's index file: any write to it (a `git add` in the slot) is a new one.
@@ -156,6 +161,15 @@ void note_settled(const Project& project, SlotRecord& r) {
   auto answer = watch_hook(project.common_dir(), *root, "");
   if (!answer) return;
   r.watch_token = answer->substr(0, answer->find('\0'));
+  // The one full look at the tree, here in the background: the workspace made of the slot gets
+  // this shadow (hand_over_shadow), so its first status or snapshot, even by a `discard` nobody
+  // ran a `list` before, is O(files changed) already. After the token: the look writes nothing
+  // into the tree.
+  Workspace w;
+  w.name = r.slot.id;
+  w.path = *root;
+  w.git_dir = r.slot.git_dir;
+  (void)prime_shadow(project, w);
 }
 
 // Whether the slot is still exactly as it was settled: a command (or anyone) that wrote into it
@@ -556,9 +570,27 @@ Result<std::optional<TakenSlot>> claim_pool_slot(const Project& project, const s
       continue;
     }
     ::unlink(record_path(project, r.slot.id).c_str());
-    return std::optional<TakenSlot>(TakenSlot{r.slot.git_dir, r.slot.commit, r.prepared});
+    return std::optional<TakenSlot>(
+        TakenSlot{r.slot.id, r.slot.git_dir, r.slot.commit, r.prepared});
   }
   return std::optional<TakenSlot>();
+}
+
+// Point the worktree's HEAD at `ref` as `git symbolic-ref HEAD REF` does (without -m: no reflog
+// entry, and git 2.39 runs no hook for it), under git's own lock rules: HEAD.lock made
+// exclusively, written, renamed over HEAD. One process fewer per take. False when the lock is
+// taken or a write fails (the caller asks git, which says why).
+bool attach_head(const std::string& git_dir, const std::string& ref) {
+  std::string head = util::join(git_dir, "HEAD");
+  std::string lock = head + ".lock";
+  int fd = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) return false;
+  std::string text = "ref: " + ref + "\n";
+  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ok = ::close(fd) == 0 && ok;
+  if (ok && ::rename(lock.c_str(), head.c_str()) == 0) return true;
+  ::unlink(lock.c_str());
+  return false;
 }
 
 } // namespace
@@ -587,7 +619,8 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
     return fail(ErrorCode::branch_exists,
                 fmt::format("cannot create branch '{}': {}", branch, chomp(made.err)));
   }
-  BERTH_TRY(git(workspace_call(w, {"symbolic-ref", "HEAD", "refs/heads/" + branch})));
+  if (!attach_head(w.git_dir, "refs/heads/" + branch))
+    BERTH_TRY(git(workspace_call(w, {"symbolic-ref", "HEAD", "refs/heads/" + branch})));
   set_lock_reason(project, w, lock_reason);
   return taken;
 }
@@ -643,10 +676,17 @@ Result<PoolStatus> pool_drain(const Project& project) {
 }
 
 bool pool_refill_in_background(const Project& project) {
+  return pool_refill_in_background(project, 0);
+}
+
+bool pool_refill_in_background(const Project& project, int64_t at_least) {
   if (project.helper().empty()) return false;
   util::SpawnOptions spawn;
-  spawn.argv = {project.helper(), "-C",   project.common_dir(), "--quiet",
-                "pool",           "fill", "--background"};
+  spawn.argv = {project.helper(), "-C", project.common_dir(), "--quiet"};
+  // This once, a larger pool: the filler reads pool.size from the configuration it is given.
+  if (at_least > project.config().get_int("pool.size"))
+    spawn.argv.insert(spawn.argv.end(), {"-c", fmt::format("pool.size={}", at_least)});
+  spawn.argv.insert(spawn.argv.end(), {"pool", "fill", "--background"});
   spawn.in = spawn.out = spawn.err = util::Stream::null;
   spawn.group = util::ProcessGroup::session;
   spawn.close_other_fds = true;

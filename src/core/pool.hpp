@@ -11,6 +11,7 @@
 namespace berth {
 
 struct TakenSlot {
+  std::string id;      ///< the slot's id (its shadow index goes by it: hand_over_shadow)
   std::string git_dir; ///< the slot's worktree admin dir (now the workspace's)
   std::string commit;  ///< what its files and index hold
   /// setup.clone / setup.link paths made in it ahead of time (done: set-up skips them)

@@ -284,7 +284,18 @@ Result<Project> Project::open(const ProjectOptions& options) {
     // without its "/.git"; bare per core.bare) stands in for the list, and the commands that need
     // the list refuse with hostile_file.
     std::vector<WorktreeEntry> worktrees;
-    if (!admin_dir_blocking_list(p.common_dir_).empty()) {
+    // Run from the main checkout in git's standard layout (its `.git` folder is the common dir):
+    // that checkout is the main worktree, and the list (a git process reading every worktree's
+    // HEAD, on every command) can only say so too.
+    bool standard_main = !outside_work_tree && !p.current_worktree_.empty() &&
+                         util::basename(p.common_dir_) == ".git" &&
+                         util::dirname(p.common_dir_) == p.current_worktree_ &&
+                         util::real_path(lines[1]).value_or("") == p.common_dir_;
+    if (standard_main) {
+      WorktreeEntry main;
+      main.path = p.current_worktree_;
+      worktrees.push_back(main);
+    } else if (!admin_dir_blocking_list(p.common_dir_).empty()) {
       WorktreeEntry main;
       main.path = p.common_dir_;
       main.bare = BERTH_TRY(git_out(p.common_dir_, {"--git-dir=" + p.common_dir_, "rev-parse",

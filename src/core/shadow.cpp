@@ -336,6 +336,41 @@ void discard_shadow(const Project& project, const Workspace& w) {
     ::unlink((base + suffix).c_str());
 }
 
+bool prime_shadow(const Project& project, const Workspace& w) {
+  auto shadow = open_shadow(project, w);
+  if (!shadow) return false;
+  GitCall status = workspace_call(
+      w, {"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none"});
+  use_watcher(project, status, shadow->index);
+  auto r = git_status_of(status);
+  if (r && r->ok()) return true;
+  discard_shadow(project, w);
+  return false;
+}
+
+void hand_over_shadow(const Project& project, const Workspace& from, const Workspace& to) {
+  std::string dir = shadow_dir(project);
+  std::string source = util::join(dir, name_slug(from.name));
+  std::string target = util::join(dir, name_slug(to.name));
+  auto from_guard = util::FileLock::acquire(source + ".guard");
+  auto to_guard = util::FileLock::acquire(target + ".guard");
+  auto key = util::read_file(source + ".key");
+  struct stat st;
+  // Only a shadow of this very index (git_dir and index file unchanged by the rename), whole.
+  bool good = from_guard && to_guard && key && from.git_dir == to.git_dir &&
+              ::stat(util::join(to.git_dir, "index").c_str(), &st) == 0 &&
+              *key == index_key(to, st) && util::exists(source + ".index");
+  // What a previous workspace of that name left goes first (discard removes it; a crash may not
+  // have); the key last, so a crash half-way leaves a shadow that is not trusted.
+  discard_shadow(project, to);
+  if (good && ::rename((source + ".index").c_str(), (target + ".index").c_str()) == 0) {
+    (void)::rename((source + ".tree").c_str(), (target + ".tree").c_str());
+    (void)util::write_file_atomic(target + ".key", *key);
+  }
+  discard_shadow(project, from);
+  ::unlink((source + ".guard").c_str());
+}
+
 void use_watcher(const Project& project, GitCall& call, const std::string& index) {
   // After workspace_git_args' "-c core.fsmonitor=false": the later -c wins.
   std::vector<std::string> options{

@@ -29,6 +29,19 @@ std::optional<Shadow> open_shadow(const Project& project, const Workspace& works
 /// Drop a shadow git could not read (a crash mid-copy): the next open copies it afresh.
 void discard_shadow(const Project& project, const Workspace& workspace);
 
+/// Watch a tree from its birth: have the watcher follow it and take the one full look through
+/// its shadow now (a status through the watcher: every entry's "unchanged" bit, the watcher's
+/// token and the untracked cache recorded in the shadow), so that every later status or snapshot
+/// of it costs O(files changed since), whoever asks first. False when there is no shadow (the
+/// watcher off, submodules) or git failed.
+bool prime_shadow(const Project& project, const Workspace& workspace);
+
+/// The shadow of a pool slot handed to the workspace made of it (`from.name` is the slot's id,
+/// `to` the workspace: the same admin dir, so the same index file): renamed, not copied, and
+/// still mirroring the index while that is the same file. The watcher follows the renamed tree
+/// (by its inode), so the token in the shadow stays good. Nothing when the slot has none.
+void hand_over_shadow(const Project& project, const Workspace& from, const Workspace& to);
+
 /// Make `call`, a git call in a workspace, use `index` and consult the watcher.
 void use_watcher(const Project& project, GitCall& call, const std::string& index);
 

@@ -7,6 +7,7 @@
 #include "util/fd.hpp"
 #include "util/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -169,8 +170,9 @@ Watcher::~Watcher() {
 }
 
 size_t Watcher::blind_count() const {
-  return static_cast<size_t>(
-      std::count_if(roots_.begin(), roots_.end(), [](const auto& r) { return r.second->broken; }));
+  auto broken = [](const auto& r) { return r.second->broken; };
+  return static_cast<size_t>(std::count_if(roots_.begin(), roots_.end(), broken) +
+                             std::count_if(moved_.begin(), moved_.end(), broken));
 }
 
 std::string Watcher::token() const {
@@ -247,10 +249,44 @@ void Watcher::unwatch_tree(Root& root, const std::string& rel) {
 }
 
 void Watcher::forget(const std::string& path) {
-  auto it = roots_.find(path);
-  if (it == roots_.end()) return;
-  unwatch_tree(*it->second, "");
-  roots_.erase(it);
+  if (auto it = roots_.find(path); it != roots_.end()) drop(*it->second);
+}
+
+// Stop watching a root, wherever it is filed (under its path, or among the moved ones).
+void Watcher::drop(Root& root) {
+  unwatch_tree(root, "");
+  for (auto it = roots_.begin(); it != roots_.end(); ++it)
+    if (it->second.get() == &root) {
+      roots_.erase(it);
+      return;
+    }
+  for (auto it = moved_.begin(); it != moved_.end(); ++it)
+    if (it->second.get() == &root) {
+      moved_.erase(it);
+      return;
+    }
+}
+
+// A root renamed to `path` (the folder found there is one moved away from where it was watched):
+// filed under its new name. Its watches followed the folder's inode through the rename, so every
+// event since it was first watched is still numbered in it, and its tokens stay good.
+Watcher::Root* Watcher::moved_to(const std::string& path, const struct stat& st) {
+  auto it = moved_.find({st.st_dev, st.st_ino});
+  if (it == moved_.end()) return nullptr;
+  Root* root = it->second.get();
+  root->path = path;
+  root->moved = false;
+  // Folders made while its name was unknown: watched now, and everything in them reported
+  // changed (as for any folder made after the tree was first watched: events in it before its
+  // watch are lost, so all it holds counts as changed).
+  for (const auto& rel : std::exchange(root->pending, {})) {
+    watch_tree(*root, rel, true);
+    note(*root, rel + "/");
+    note_listing(*root, rel);
+  }
+  roots_.emplace(path, std::move(it->second));
+  moved_.erase(it);
+  return root;
 }
 
 void Watcher::handle(int wd, uint32_t mask, const std::string& name) {
@@ -258,6 +294,8 @@ void Watcher::handle(int wd, uint32_t mask, const std::string& name) {
     // Events were lost: nothing said before now can be trusted.
     ++seq_;
     for (auto& [path, root] : roots_)
+      root->overflow = seq_;
+    for (auto& [id, root] : moved_)
       root->overflow = seq_;
     return;
   }
@@ -267,12 +305,29 @@ void Watcher::handle(int wd, uint32_t mask, const std::string& name) {
   Root& root = *dir.root;
   if (mask & IN_IGNORED) {
     dirs_.erase(it);
-    if (wd == root.wd) forget(root.path);
+    if (wd == root.wd) drop(root);
     return;
   }
-  if (mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
-    // The tree itself went (discard moves it aside); a folder inside is reported by its parent.
-    if (wd == root.wd) forget(root.path);
+  if (mask & IN_DELETE_SELF) {
+    // The tree itself went; a folder inside is reported by its parent.
+    if (wd == root.wd) drop(root);
+    return;
+  }
+  if (mask & IN_MOVE_SELF) {
+    // The tree itself was renamed (a pool slot becoming a workspace, a workspace moved aside by
+    // discard): no longer answered for under its old name, but still followed, to be known again
+    // by its inode where it is asked about next (moved_to). What happens in it meanwhile is
+    // numbered as before.
+    if (wd != root.wd) return;
+    auto named = roots_.find(root.path);
+    if (named == roots_.end() || named->second.get() != &root) return;
+    if (moved_.count({root.dev, root.ino})) {
+      drop(root);
+      return;
+    }
+    root.moved = true;
+    moved_.emplace(std::make_pair(root.dev, root.ino), std::move(named->second));
+    roots_.erase(named);
     return;
   }
   if (name.empty()) {
@@ -282,7 +337,13 @@ void Watcher::handle(int wd, uint32_t mask, const std::string& name) {
   std::string rel = dir.rel.empty() ? name : dir.rel + "/" + name;
   if (mask & IN_ISDIR) {
     if (mask & (IN_MOVED_FROM | IN_DELETE)) unwatch_tree(root, rel);
-    if ((mask & (IN_CREATE | IN_MOVED_TO)) && name != ".git") watch_tree(root, rel, true);
+    if ((mask & (IN_CREATE | IN_MOVED_TO)) && name != ".git") {
+      // Renamed, the root's name is not known yet: watched (and all in it reported) once it is.
+      if (root.moved)
+        root.pending.push_back(rel);
+      else
+        watch_tree(root, rel, true);
+    }
     note(root, rel + "/");
     note_listing(root, rel);
   } else {
@@ -309,12 +370,23 @@ void Watcher::drain() {
 std::string Watcher::since(const std::string& path, const std::string& asked) {
   drain();
   std::string everything = std::string(1, '/') + '\0';
+  // The folder now at `path`: a root is answered for only while it is the very folder watched.
+  struct stat st {};
+  bool here =
+      !path.empty() && path[0] == '/' && ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
   auto it = roots_.find(path);
+  if (it != roots_.end() &&
+      (!here || st.st_dev != it->second->dev || st.st_ino != it->second->ino)) {
+    drop(*it->second);
+    it = roots_.end();
+  }
+  if (it == roots_.end() && here && moved_to(path, st)) it = roots_.find(path);
   if (it == roots_.end()) {
-    if (fd_ < 0 || path.empty() || path[0] != '/' || roots_.size() >= kMaxRoots)
-      return token() + '\0' + everything;
+    if (fd_ < 0 || !here || root_count() >= kMaxRoots) return token() + '\0' + everything;
     auto root = std::make_unique<Root>();
     root->path = path;
+    root->dev = st.st_dev;
+    root->ino = st.st_ino;
     watch_tree(*root, "", false);
     if (root->wd < 0) {
       unwatch_tree(*root, "");
@@ -421,7 +493,12 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
     }
     // Gone with its project, or when nobody asked for a while.
     if (!util::is_directory(common_dir)) return {};
-    if (Clock::now() - last_query > std::chrono::seconds(idle_seconds)) return {};
+    // A watcher that follows trees stays a day without a question: its tokens are what keeps
+    // the first snapshot of a workspace nobody looked at O(changed) (agents run for hours); one
+    // that follows none leaves after `idle_seconds`.
+    auto idle = std::chrono::seconds(watcher.root_count() > 0 ? std::max(idle_seconds, 86400)
+                                                              : idle_seconds);
+    if (Clock::now() - last_query > idle) return {};
   }
 }
 

@@ -17,7 +17,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace berth {
 
@@ -37,10 +41,10 @@ public:
   /// single path "/" means "anything may have changed". A root seen for the first time is
   /// watched from now on and answered "/". `asked` is the token of the previous answer.
   std::string since(const std::string& root, const std::string& asked);
-  /// Stop watching a root (it was deleted or moved).
+  /// Stop watching a root (it was deleted).
   void forget(const std::string& root);
 
-  size_t root_count() const { return roots_.size(); }
+  size_t root_count() const { return roots_.size() + moved_.size(); }
   size_t watch_count() const { return dirs_.size(); }
   /// Roots with a folder that could not be watched (fs.inotify.max_user_watches reached): always
   /// answered "/".
@@ -50,6 +54,12 @@ public:
 private:
   struct Root {
     std::string path;
+    dev_t dev = 0; ///< the root folder's identity: a renamed root is known again by it
+    ino_t ino = 0;
+    /// Renamed, its new name not known yet (filed in moved_). Folders made in it meanwhile
+    /// cannot be reached by name: they are watched, and everything in them reported, once it is.
+    bool moved = false;
+    std::vector<std::string> pending;
     int wd = -1;
     uint64_t since = 0;    ///< seq when watching began: older tokens know nothing
     uint64_t overflow = 0; ///< seq of the last lost event: older tokens know nothing
@@ -67,11 +77,17 @@ private:
   void note_listing(Root& root, const std::string& rel);
   void handle(int wd, uint32_t mask, const std::string& name);
   std::string token() const;
+  void drop(Root& root);
+  Root* moved_to(const std::string& path, const struct stat& st);
 
   int fd_ = -1;
   uint64_t seq_ = 1;
   std::string instance_;
   std::map<std::string, std::unique_ptr<Root>> roots_;
+  /// Roots whose folder was renamed (a pool slot taken, a workspace moved aside), by the folder's
+  /// identity: still watched (a watch follows its inode), and known again under the new path at
+  /// its first query there, their tokens still good.
+  std::map<std::pair<dev_t, ino_t>, std::unique_ptr<Root>> moved_;
   std::unordered_map<int, Dir> dirs_;
 };
 

@@ -54,18 +54,32 @@ static bool hook_exists(const Project& project, const Workspace& w, const std::s
 
 namespace {
 
-// A branch that keeps `branch` from being created: git stores refs as paths, so a branch `berth`
-// blocks every `berth/...` branch and a `berth/x/y` blocks `berth/x` (a directory/file conflict
-// git reports as "cannot lock ref"). "" when none does.
-Result<std::string> blocking_branch(const Project& project, const std::string& branch) {
-  for (auto slash = branch.find('/'); slash != std::string::npos;
-       slash = branch.find('/', slash + 1))
-    if (BERTH_TRY(ref_exists(project, "refs/heads/" + branch.substr(0, slash))))
-      return branch.substr(0, slash);
-  auto below = BERTH_TRY(git(repo_call(project, {"for-each-ref", "--count=1", "--format=%(refname)",
-                                                 "refs/heads/" + branch + "/"})));
-  std::string ref = chomp(below.out);
-  return ref.empty() ? ref : ref.substr(std::string_view("refs/heads/").size());
+// What stands in the way of creating `branch`, in one `for-each-ref` (each git call costs a few
+// ms, and a pooled `new` should cost about ten): whether it exists, and the branch that keeps it
+// from being created (git stores refs as paths, so a branch `berth` blocks every `berth/...`
+// branch and a `berth/x/y` blocks `berth/x`: a directory/file conflict git reports as "cannot
+// lock ref"), "" when none does. The pattern `refs/heads/<first component>` lists exactly the
+// refs that can be either (for-each-ref matches a pattern whole or up to a slash).
+struct BranchObstacles {
+  bool exists = false;
+  std::string blocking;
+};
+Result<BranchObstacles> branch_obstacles(const Project& project, const std::string& branch) {
+  std::string ref = "refs/heads/" + branch;
+  std::string first = ref.substr(0, ref.find('/', std::string_view("refs/heads/").size()));
+  auto listed = BERTH_TRY(git(repo_call(project, {"for-each-ref", "--format=%(refname)", first})));
+  BranchObstacles found;
+  for (const auto& name : split_lines(listed.out)) {
+    if (name == ref) {
+      found.exists = true;
+    } else if (found.blocking.empty() &&
+               ((ref.size() > name.size() && ref.compare(0, name.size(), name) == 0 &&
+                 ref[name.size()] == '/') ||
+                name.rfind(ref + "/", 0) == 0)) {
+      found.blocking = name.substr(std::string_view("refs/heads/").size());
+    }
+  }
+  return found;
 }
 
 // BERTH_TEST_FAIL_AT=<step>: for berth's own tests only, in the spirit of git's GIT_TEST_*
@@ -199,7 +213,8 @@ Result<Workspace> claim_name(const Project& project, const CreatePlan& plan,
   if (util::exists(path))
     return fail(ErrorCode::name_taken, fmt::format("'{}' already exists", path),
                 "pick another name, or remove that directory");
-  if (BERTH_TRY(ref_exists(project, "refs/heads/" + branch))) {
+  BranchObstacles obstacles = BERTH_TRY(branch_obstacles(project, branch));
+  if (obstacles.exists) {
     for (const auto& entry : BERTH_TRY(worktrees(project)))
       if (entry.branch == "refs/heads/" + branch)
         return fail(ErrorCode::branch_exists,
@@ -208,7 +223,7 @@ Result<Workspace> claim_name(const Project& project, const CreatePlan& plan,
     return fail(ErrorCode::branch_exists, fmt::format("branch '{}' already exists", branch),
                 fmt::format("pick another name, or delete the branch: git branch -D {}", branch));
   }
-  if (auto blocking = BERTH_TRY(blocking_branch(project, branch)); !blocking.empty())
+  if (const std::string& blocking = obstacles.blocking; !blocking.empty())
     return fail(ErrorCode::branch_exists,
                 fmt::format("branch '{}' cannot be made: your branch '{}' is in the way (git "
                             "cannot have both)",
@@ -265,6 +280,11 @@ Result<std::string> add_worktree(const Project& project, const CreatePlan& plan,
     if (slot) {
       w.git_dir = slot->git_dir;
       prepared = slot->prepared;
+      // The slot's shadow (the filler's one full look, through the watcher, which follows the
+      // renamed tree): watched from its birth, the workspace's first snapshot is O(changed).
+      Workspace was = w;
+      was.name = slot->id;
+      hand_over_shadow(project, was, w);
       return slot->commit;
     }
   }
@@ -329,7 +349,8 @@ Result<void> save_record(const Project& project, const Workspace& w, std::string
 // Write the files (the slow part, outside the lock; other workspaces proceed meanwhile). A crash
 // or a failure (a filter erroring, a full disk) leaves a half-written tree that the roll back
 // removes with the rest.
-Result<void> populate(const CreatePlan& plan, const Workspace& w, const std::string& from) {
+Result<void> populate(const Project& project, const CreatePlan& plan, const Workspace& w,
+                      const std::string& from) {
   BERTH_TRY(test_failure_at("populate"));
   BERTH_TRY(plan.populate(w, from));
   // A full checkout writes most files in the same second as the index: git then treats them as
@@ -337,6 +358,10 @@ Result<void> populate(const CreatePlan& plan, const Workspace& w, const std::str
   // wait for the clock to leave that second and refresh once, so the workspace is handed over
   // settled. (Pool slots are settled long before they are taken.)
   if (from.empty()) settle_large_index(w);
+  // Watched from its birth: a large tree gets its one full look through the watcher now (cheap
+  // beside the checkout), so that its first snapshot (a `discard` with no `list` before it) is
+  // O(files changed). A small one costs little to look at later.
+  if (from.empty() && large_index(w)) (void)prime_shadow(project, w);
   return {};
 }
 
@@ -432,7 +457,7 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
   BERTH_TRY(save_record(project, w, "worktree"));
   // Outside the lock: write the files. This is the slow part, and other workspaces proceed
   // meanwhile. Any failure (a filter erroring, a full disk) undoes everything.
-  BERTH_TRY(populate(plan, w, from));
+  BERTH_TRY(populate(project, plan, w, from));
   // The user's post-checkout hook runs as `git worktree add` would run it (old = null, flag = 1);
   // its output goes to stderr, like git's, so stdout stays the workspace path alone.
   run_post_checkout(project, plan, w, created.warnings);
@@ -445,7 +470,8 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
 
   created.workspace = w;
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
-  if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
+  if (plan.refill_pool && project.config().get_int("pool.size") > 0)
+    pool_refill_in_background(project);
   if (auto warning = missing_helper_warning(project)) created.warnings.push_back(*warning);
   if (auto warning = dotted_root_warning(project)) created.warnings.push_back(*warning);
   return created;
@@ -466,7 +492,8 @@ Populate fill_from_trees(const std::vector<std::string>& tuning, const std::stri
 }
 
 // new's steps; create_workspace names a full disk.
-static Result<Created> create_steps(const Project& project, const NewOptions& options) {
+static Result<Created> create_steps(const Project& project, const NewOptions& options,
+                                    bool refill_pool = true) {
   BERTH_TRY(validate_name(options.name));
   BERTH_TRY(validate_owner(options.owner));
   // The base is fixed now, as a full SHA: diffs and accepts are always against it.
@@ -508,6 +535,7 @@ static Result<Created> create_steps(const Project& project, const NewOptions& op
   CreatePlan plan{
       options.name,        base, base, options.owner, {}, options.on_setup, options.no_pool,
       checkout.hooks_path, {}};
+  plan.refill_pool = refill_pool;
   if (options.carry) {
     // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
     // index, so their checkout is not touched in any way; the new workspace gets it as its work
@@ -557,6 +585,27 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
   auto created = create_steps(project, options);
   if (!created) return tl::unexpected(blame_full_disk(created.error(), "run it again"));
   return created;
+}
+
+// One after the other: each take is a rename and a few git processes (~10 ms), and a cold one
+// (the pool ran dry) is a checkout that already uses every core (checkout.workers). The refill
+// each `new` starts is started once, at the end: a filler checking out slots meanwhile would
+// compete with the takes for the disk and the cores. It fills the pool to at least as many slots
+// as were asked for (fill ahead: the next fork of that size finds them ready), when the pool is
+// in use at all (pool.size > 0).
+std::vector<Result<Created>> create_workspaces(const Project& project,
+                                               const std::vector<NewOptions>& options) {
+  std::vector<Result<Created>> made;
+  made.reserve(options.size());
+  for (const auto& one : options) {
+    auto created = create_steps(project, one, false);
+    if (!created) created = tl::unexpected(blame_full_disk(created.error(), "run it again"));
+    made.push_back(std::move(created));
+  }
+  int64_t size = project.config().get_int("pool.size");
+  if (size > 0 && !options.empty())
+    pool_refill_in_background(project, std::max(size, static_cast<int64_t>(options.size())));
+  return made;
 }
 
 } // namespace berth

@@ -27,6 +27,8 @@ struct CreatePlan {
   // What `populate` made besides the workspace (a restore's branch of the agent's own), undone
   // after the workspace is rolled back.
   std::function<void()> undo_populate;
+  // Top the pool up in the background once made (create_workspaces does it once for all).
+  bool refill_pool = true;
 };
 
 /// Make the workspace `plan` describes: claim the name, add the worktree (or take a pool slot),

@@ -200,10 +200,14 @@ void settle_index(const Workspace& w) {
   (void)git_status_of(workspace_call(w, {"update-index", "-q", "--refresh"}));
 }
 
-void settle_large_index(const Workspace& w) {
+bool large_index(const Workspace& w) {
   struct stat st;
-  if (::stat(util::join(w.git_dir, "index").c_str(), &st) == 0 && st.st_size >= kSettleIndexBytes)
-    settle_index(w);
+  return ::stat(util::join(w.git_dir, "index").c_str(), &st) == 0 &&
+         st.st_size >= kSettleIndexBytes;
+}
+
+void settle_large_index(const Workspace& w) {
+  if (large_index(w)) settle_index(w);
 }
 
 std::string idle_lock_reason(const Workspace& workspace) {

@@ -82,6 +82,8 @@ std::string read_gitfile(const std::string& work_tree);
 void settle_index(const Workspace& workspace);
 /// settle_index, but only for an index large enough for it to pay off.
 void settle_large_index(const Workspace& workspace);
+/// Whether the workspace's index is that large (~10k entries and more).
+bool large_index(const Workspace& workspace);
 
 /// Re-lock the workspace's worktree with a new reason, if berth holds its lock (never a lock the
 /// user placed). The reason of an idle workspace is `idle_lock_reason`.

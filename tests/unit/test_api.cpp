@@ -195,6 +195,42 @@ TEST_F(Api, PoolSlotBecomesAWorkspace) {
   EXPECT_TRUE(drained->slots.empty());
 }
 
+TEST_F(Api, ManyWorkspacesAtOnceAndDiscardedTogether) {
+  // create_workspaces (fork's) and discard_workspaces (pick's): one result per name, in order; a
+  // refused one does not stop the others; each discarded one is in the trash, restorable.
+  auto p = project({"pool.size=0"});
+  ASSERT_TRUE(berth::pool_fill(p, 2)); // two warm slots, the third is made cold
+  std::vector<berth::NewOptions> asked(4);
+  for (size_t i = 0; i < asked.size(); ++i)
+    asked[i].name = "try-" + std::to_string(i + 1);
+  asked[2].name = "bad name!";
+  auto made = berth::create_workspaces(p, asked);
+  ASSERT_EQ(made.size(), 4u);
+  ASSERT_FALSE(made[2]);
+  EXPECT_EQ(made[2].error().code, ErrorCode::invalid_name);
+  for (size_t i : {0, 1, 3}) {
+    ASSERT_TRUE(made[i]) << made[i].error().message;
+    EXPECT_EQ(made[i]->workspace.name, asked[i].name);
+    EXPECT_EQ(read(util::join(made[i]->workspace.path, "src/lib.txt")), "one\ntwo\nthree\n");
+    write(util::join(made[i]->workspace.path, "attempt.txt"), asked[i].name + "\n");
+  }
+  auto discarded = berth::discard_workspaces(p, {"try-1", "missing", "try-2", "try-4"},
+                                             berth::Force::no, berth::Trash::yes);
+  ASSERT_EQ(discarded.size(), 4u);
+  ASSERT_FALSE(discarded[1]);
+  EXPECT_EQ(discarded[1].error().code, ErrorCode::not_found);
+  for (size_t i : {0, 2, 3}) {
+    ASSERT_TRUE(discarded[i]) << discarded[i].error().message;
+    EXPECT_TRUE(discarded[i]->snapshot);
+  }
+  auto listed = berth::list_workspaces(p);
+  ASSERT_TRUE(listed);
+  EXPECT_TRUE(listed->empty());
+  auto back = berth::restore_workspace(p, "try-4", std::nullopt);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(read(util::join(back->workspace.path, "attempt.txt")), "try-4\n");
+}
+
 TEST_F(Api, ErrorsAnEmbedderBranchesOn) {
   auto p = project();
   create(p, "taken");

@@ -273,10 +273,10 @@ TEST_F(WatcherTest, TokensFromBeforeARootWasWatchedAnswerEverything) {
   EXPECT_EQ(watcher_.root_count(), 2u);
 }
 
-TEST_F(WatcherTest, ATreeMovedAwayAndBackIsLookedAtAfresh) {
-  // The tree is moved aside, changed there, and moved back: the watcher forgot it when it went
-  // and never saw the change, so the token from before must not be answered "nothing changed".
-  // Two clients hold the same token (berth's list verdict and git's shadow index do).
+TEST_F(WatcherTest, ATreeMovedAwayAndBackKeepsItsChanges) {
+  // The tree is moved aside, changed there, and moved back: its watches followed it (a watch is
+  // on the folder, not its name), so the change made while away is reported to both holders of
+  // the token from before (berth's list verdict and git's shadow index hold the same one).
   std::string token = start();
   EXPECT_EQ(since(token), Paths{});
   std::string held = token;
@@ -284,10 +284,53 @@ TEST_F(WatcherTest, ATreeMovedAwayAndBackIsLookedAtAfresh) {
   fs::rename(root_, aside);
   std::ofstream(aside + "/a.txt", std::ios::app) << "changed while away\n";
   fs::rename(aside, root_);
-  EXPECT_EQ(since(token), kEverything) << "the first to ask after";
-  EXPECT_EQ(since(held), kEverything) << "the second to ask with the token from before";
+  EXPECT_EQ(since(token), Paths{"a.txt"}) << "the first to ask after";
+  EXPECT_EQ(since(held), Paths{"a.txt"}) << "the second to ask with the token from before";
   EXPECT_EQ(since(token), Paths{});
   EXPECT_EQ(since(held), Paths{});
+}
+
+TEST_F(WatcherTest, ARenamedTreeIsFollowedToItsNewName) {
+  // A pool slot becoming a workspace: the tree is watched under one name, renamed, changed, and
+  // asked about under the new name with the old token: every change since the token, none missed.
+  std::string token = start();
+  std::string renamed = dir_->path() + "/renamed";
+  put("a.txt", "before the rename\n");
+  fs::rename(root_, renamed);
+  std::ofstream(renamed + "/keep/k.txt", std::ios::app) << "after\n";
+  std::ofstream(renamed + "/new.txt") << "new\n";
+  fs::create_directory(renamed + "/made");
+  std::ofstream(renamed + "/made/m.txt") << "m\n";
+  watcher_.drain();
+  EXPECT_EQ(watcher_.root_count(), 1u) << "still followed";
+  EXPECT_EQ(watcher_.watch_count(), 6u) << "made/ is watched once the tree's new name is known";
+  std::ofstream(renamed + "/made/later.txt") << "l\n";
+  Answer a = parse(watcher_.since(*util::real_path(renamed), token));
+  EXPECT_EQ(a.paths, (Paths{"a.txt", "keep/k.txt", "new.txt", "made/m.txt", "made/later.txt"} +
+                      folder("made")));
+  EXPECT_EQ(watcher_.watch_count(), 7u);
+  std::ofstream(renamed + "/made/m.txt", std::ios::app) << "more\n";
+  a = parse(watcher_.since(*util::real_path(renamed), a.token));
+  EXPECT_EQ(a.paths, Paths{"made/m.txt"}) << "followed from then on";
+  EXPECT_EQ(parse(watcher_.since(*util::real_path(renamed), a.token)).paths, Paths{});
+  // Nothing is known of the old name any more: another folder made there is a new tree.
+  fs::create_directories(root_);
+  std::string fresh = token;
+  EXPECT_EQ(since(fresh), kEverything);
+  EXPECT_EQ(watcher_.root_count(), 2u);
+}
+
+TEST_F(WatcherTest, AnotherFolderUnderAWatchedNameIsNotBelieved) {
+  // The folder answered for under a name replaced by another one (renamed away and another
+  // renamed in before anything was asked): the new one's changes were never followed.
+  std::string token = start();
+  std::string other = dir_->path() + "/other";
+  fs::create_directories(other);
+  std::ofstream(other + "/x.txt") << "x\n";
+  fs::rename(root_, dir_->path() + "/aside");
+  fs::rename(other, root_);
+  EXPECT_EQ(since(token), kEverything);
+  EXPECT_EQ(since(token), Paths{});
 }
 
 TEST_F(WatcherTest, ForgettingARootAnswersEverythingAgain) {
@@ -305,23 +348,25 @@ TEST_F(WatcherTest, ForgettingARootAnswersEverythingAgain) {
   EXPECT_EQ(watcher_.root_count(), 1u);
 }
 
-TEST_F(WatcherTest, ARootMovedOrDeletedIsForgotten) {
+TEST_F(WatcherTest, ARootDeletedIsForgotten) {
   std::string token = start();
-  std::string aside = dir_->path() + "/aside";
-  fs::rename(root_, aside);
+  fs::remove_all(root_);
   watcher_.drain();
-  EXPECT_EQ(watcher_.root_count(), 0u) << "moved away";
+  EXPECT_EQ(watcher_.root_count(), 0u) << "deleted";
   EXPECT_EQ(watcher_.watch_count(), 0u);
+  EXPECT_EQ(since(token), kEverything) << "no tree there";
+  EXPECT_EQ(watcher_.root_count(), 0u) << "nothing to watch";
   // Another tree at the same path: nothing is known of it.
   fs::create_directory(root_);
   EXPECT_EQ(since(token), kEverything);
   EXPECT_EQ(since(token), Paths{});
 
-  fs::remove_all(root_);
+  // Moved away, then deleted there: forgotten too.
+  fs::rename(root_, dir_->path() + "/aside");
+  fs::remove_all(dir_->path() + "/aside");
   watcher_.drain();
-  EXPECT_EQ(watcher_.root_count(), 0u) << "deleted";
-  EXPECT_EQ(since(token), kEverything) << "no tree there";
-  EXPECT_EQ(watcher_.root_count(), 0u) << "nothing to watch";
+  EXPECT_EQ(watcher_.root_count(), 0u);
+  EXPECT_EQ(watcher_.watch_count(), 0u);
 }
 
 TEST_F(WatcherTest, RelativeOrMissingRootsAnswerEverythingAndAreNotWatched) {
