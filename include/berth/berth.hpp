@@ -245,7 +245,7 @@ Result<Created> create_workspace(const Project& project, const NewOptions& optio
 /// rename and a few git processes each), the rest checked out cold. The pool is refilled once, in
 /// the background, to hold at least options.size() slots (when pool.size > 0): the next fork of
 /// that size finds them ready. To have them ready for the first fork, fill ahead with
-/// pool_fill(project, n) (docs/decisions/0010).
+/// pool_fill(project, n) (docs/decisions/0011).
 std::vector<Result<Created>> create_workspaces(const Project& project,
                                                const std::vector<NewOptions>& options);
 

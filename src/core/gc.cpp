@@ -245,8 +245,10 @@ Result<TrashOutcome> trash_drop(const Project& project, std::string_view spec, b
 Result<TrashOutcome> trash_purge(const Project& project, int64_t older_than, bool dry_run) {
   TrashOutcome out{"purge", dry_run, {}, {}};
   int64_t now = unix_now();
+  // At least DUR old, as gc's expiry counts it: `--older-than 0s` is every snapshot, even one
+  // made this second.
   for (auto& s : BERTH_TRY(list_snapshots(project, std::nullopt)))
-    if (s.time < now - older_than) out.snapshots.push_back(std::move(s));
+    if (now - s.time >= older_than) out.snapshots.push_back(std::move(s));
   return drop_each(project, std::move(out));
 }
 

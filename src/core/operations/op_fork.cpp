@@ -31,19 +31,17 @@ int64_t now_ms() {
       .count();
 }
 
-// The one way fork makes an attempt and takes one back: the pool helper's batch paths replace
-// these two (create N at once, discard many at once) without touching the rest.
-Result<Created> create_attempt(const Project& project, const NewOptions& options) {
-  return create_workspace(project, options);
-}
+// Fork makes its attempts and takes them back in batches: warm pool slots first, one background
+// refill for all, and no discard waiting for another's deletion (docs/decisions/0011).
 nlohmann::json discard_attempts(const Project& project, const std::vector<std::string>& names,
                                 Trash trash, std::vector<std::string>& warnings) {
   nlohmann::json discarded = nlohmann::json::array();
-  for (const auto& name : names)
-    if (auto d = discard_workspace(project, name, Force::yes, trash); !d)
-      warnings.push_back(fmt::format("{}: {}", name, d.error().message));
+  auto results = discard_workspaces(project, names, Force::yes, trash);
+  for (size_t i = 0; i < results.size(); ++i)
+    if (!results[i])
+      warnings.push_back(fmt::format("{}: {}", names[i], results[i].error().message));
     else
-      discarded.push_back(*d);
+      discarded.push_back(*results[i]);
   return discarded;
 }
 
@@ -231,32 +229,49 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
   if (!command.empty() && context.stop_requested) context.stop_requested();
 
   // Attempt 1 fixes the base (a bad --base is refused there, before anything exists); the
-  // others start from its SHA, so all share one base even if the branch moves meanwhile.
+  // others start from its SHA, so all share one base even if the branch moves meanwhile. They
+  // are made in one batch.
+  std::vector<NewOptions> requests(static_cast<size_t>(n));
+  for (int i = 1; i <= n; ++i) {
+    auto& options = requests[static_cast<size_t>(i - 1)];
+    options.name = attempt_name(task, i);
+    options.base = p.optional_string("base");
+    options.owner = p.string("owner");
+  }
+  std::vector<Result<Created>> created;
+  created.push_back(create_workspace(project, requests[0]));
+  if (created[0] && n > 1) {
+    std::vector<NewOptions> rest(requests.begin() + 1, requests.end());
+    for (auto& options : rest)
+      options.base = created[0]->workspace.base;
+    for (auto& result : create_workspaces(project, rest))
+      created.push_back(std::move(result));
+  }
   std::vector<std::string> made;
+  for (size_t i = 0; i < created.size(); ++i)
+    if (created[i]) made.push_back(requests[i].name);
+  // Nothing half-made stays: on any failure the attempts made go (they hold no work yet).
+  auto roll_back = [&](const Error& error) {
+    std::vector<std::string> ignored;
+    discard_attempts(project, made, Trash::no, ignored);
+    return tl::unexpected(error);
+  };
+  for (const auto& result : created)
+    if (!result) return roll_back(result.error());
+
   nlohmann::json workspaces = nlohmann::json::array();
   Outcome out;
   for (int i = 1; i <= n; ++i) {
-    NewOptions options;
-    options.name = attempt_name(task, i);
-    options.base = i == 1 ? p.optional_string("base") : std::optional<std::string>(fork.base);
-    options.owner = p.string("owner");
-    auto created = create_attempt(project, options);
-    Result<Workspace> marked = created ? mark_attempt(project, options.name, task, i)
-                                       : Result<Workspace>(tl::unexpected(created.error()));
-    if (created) made.push_back(options.name);
-    if (!marked) {
-      // Nothing half-made stays: the attempts made so far go (they hold no work yet).
-      std::vector<std::string> ignored;
-      discard_attempts(project, made, Trash::no, ignored);
-      return tl::unexpected(marked.error());
-    }
+    const auto& made_one = *created[static_cast<size_t>(i - 1)];
+    auto marked = mark_attempt(project, made_one.workspace.name, task, i);
+    if (!marked) return roll_back(marked.error());
     if (i == 1) fork.base = marked->base;
-    for (const auto& w : created->warnings)
+    for (const auto& w : made_one.warnings)
       if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
         out.warnings.push_back(w);
     workspaces.push_back(*marked);
     AttemptRun run;
-    run.name = options.name;
+    run.name = made_one.workspace.name;
     run.attempt = i;
     run.log = util::join(fork_dir(project, task), fmt::format("attempt-{}.log", i));
     if (!command.empty()) fork.runs.push_back(run);
