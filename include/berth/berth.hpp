@@ -537,6 +537,9 @@ struct RunResult {
   std::string cwd;  ///< where the command ran
   int exit_status =
       0; ///< the command's code, 128+N for a signal, 124 on timeout, 127 when it could not start
+  /// The signal that ended the command (exit_status 128+N), 0 when it exited. (A sandboxed
+  /// command's launcher may turn a signal into exit status 128+N: then 0.)
+  int signal = 0;
   bool timed_out = false;
   bool cancelled = false;                  ///< stopped by RunOptions::cancelled (exit_status 130)
   std::vector<std::string> sandbox_layers; ///< what confined it (empty: not sandboxed)

@@ -491,7 +491,9 @@ int run_main(int argc, char** argv) {
         what = fmt::format("exit {}", fields["exit_status"].get<int>());
       std::cerr << fmt::format("berth: {} {}", fields.value("name", std::string()), what)
                 << (fields.contains("duration_ms")
-                        ? fmt::format(" ({:.1f}s)", fields["duration_ms"].get<int64_t>() / 1000.0)
+                        ? fmt::format(" ({:.1f}s)",
+                                      static_cast<double>(fields["duration_ms"].get<int64_t>()) /
+                                          1000.0)
                         : std::string())
                 << "\n";
     }

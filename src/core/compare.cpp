@@ -361,6 +361,7 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
 
   // 5. Across attempts: who touched what, pairwise similarity, and where they all agree.
   std::vector<ChangeSet> sets;
+  sets.reserve(attempts.size());
   for (const auto& a : attempts)
     sets.push_back(change_set(a.diff.files, a.patches));
   nlohmann::json pairs = nlohmann::json::array();
@@ -381,9 +382,10 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
   nlohmann::json files = nlohmann::json::array();
   nlohmann::json agree = nlohmann::json::array();
   for (const auto& [path, who] : touched) {
+    const auto& sample = who.front().second; // (a lambda may not capture a structured binding)
     bool same = who.size() == attempts.size() && attempts.size() >= 2 &&
                 std::all_of(who.begin(), who.end(),
-                            [&](const auto& w) { return w.second == who.front().second; });
+                            [&sample](const auto& w) { return w.second == sample; });
     nlohmann::json names = nlohmann::json::array();
     for (const auto& w : who)
       names.push_back(w.first);
@@ -428,6 +430,7 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
   // 6. --html: the review page, written whole or not at all.
   if (html_path) {
     std::vector<std::vector<FilePatch>> patches;
+    patches.reserve(attempts.size());
     for (auto& a : attempts)
       patches.push_back(std::move(a.patches));
     auto written = util::write_file_atomic(*html_path, compare_html(doc, patches));

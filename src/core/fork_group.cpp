@@ -94,16 +94,25 @@ Result<ForkGroup> fork_from_json(const nlohmann::json& j, const std::string& whe
   }
 }
 
-Result<std::optional<ForkGroup>> load_fork(const Project& project, std::string_view task) {
-  std::string path = record_path(project, task);
-  if (!util::exists(path)) return std::optional<ForkGroup>();
+namespace {
+
+// One fork.json, known to exist.
+Result<ForkGroup> read_record(const std::string& path) {
   auto text = util::read_file(path);
   if (!text) return fail(ErrorCode::io_error, text.error());
   auto j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded())
     return fail(ErrorCode::io_error, fmt::format("corrupt fork record {}: not JSON", path),
                 "move the file aside and run berth again");
-  return std::optional<ForkGroup>(BERTH_TRY(fork_from_json(j, path)));
+  return fork_from_json(j, path);
+}
+
+} // namespace
+
+Result<std::optional<ForkGroup>> load_fork(const Project& project, std::string_view task) {
+  std::string path = record_path(project, task);
+  if (!util::exists(path)) return std::optional<ForkGroup>();
+  return std::optional<ForkGroup>(BERTH_TRY(read_record(path)));
 }
 
 Result<std::vector<ForkGroup>> load_forks(const Project& project) {
@@ -111,14 +120,7 @@ Result<std::vector<ForkGroup>> load_forks(const Project& project) {
   std::string dir = util::join(project.berth_dir(), "forks");
   for (const auto& entry : util::DirEntries(dir)) {
     std::string path = util::join(util::join(dir, std::string(entry.name)), "fork.json");
-    if (!util::exists(path)) continue;
-    auto text = util::read_file(path);
-    if (!text) return fail(ErrorCode::io_error, text.error());
-    auto j = nlohmann::json::parse(*text, nullptr, false);
-    if (j.is_discarded())
-      return fail(ErrorCode::io_error, fmt::format("corrupt fork record {}: not JSON", path),
-                  "move the file aside and run berth again");
-    all.push_back(BERTH_TRY(fork_from_json(j, path)));
+    if (util::exists(path)) all.push_back(BERTH_TRY(read_record(path)));
   }
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.task < b.task; });
   return all;

@@ -53,7 +53,7 @@ Result<int64_t> parse_duration(std::string_view text, std::string_view what) {
     unit = 86400;
     break;
   case 'w':
-    unit = 7 * 86400;
+    unit = int64_t{7} * 86400;
     break;
   default:
     return bad();
@@ -639,6 +639,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   std::erase_if(snapshots,
                 [](const Snapshot& s) { return s.ref.rfind("refs/berth/trash/", 0) != 0; });
   std::vector<TrashEntry> entries;
+  entries.reserve(snapshots.size());
   for (const auto& s : snapshots)
     entries.push_back({s.name, s.time});
   for (size_t i : expired_snapshots(entries, keep, keep_days, now)) {

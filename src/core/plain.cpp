@@ -167,16 +167,17 @@ std::string journal_of(const Project& project) {
 
 struct Journal {
   std::string workspace, folder, from_tree, to_tree;
-  int64_t pid = 0, pid_start = 0;
+  pid_t pid = 0;
+  int64_t pid_start = 0;
 };
 std::optional<Journal> read_journal(const Project& project) {
   auto text = util::read_file(journal_of(project));
   if (!text) return std::nullopt;
   auto j = nlohmann::json::parse(*text, nullptr, false);
   if (!j.is_object()) return std::nullopt;
-  return Journal{j.value("workspace", ""),   j.value("folder", ""),
-                 j.value("from_tree", ""),   j.value("to_tree", ""),
-                 j.value("pid", int64_t{0}), j.value("pid_start", int64_t{0})};
+  return Journal{j.value("workspace", ""), j.value("folder", ""),
+                 j.value("from_tree", ""), j.value("to_tree", ""),
+                 j.value("pid", pid_t{0}), j.value("pid_start", int64_t{0})};
 }
 
 // A dead accept's journal: the folder is half-written until `doctor --repair` finishes it, so a
@@ -464,6 +465,7 @@ Result<Forgotten> forget_plain(const Project& project, Force force) {
   auto trash = BERTH_TRY(
       git(repo_call(project, {"for-each-ref", "--format=%(refname)", "refs/berth/trash/"})));
   std::vector<std::string> left;
+  left.reserve(records.size());
   for (const auto& w : records)
     left.push_back("workspace " + w.name);
   // The trash goes with the repository: only when asked (--force), it cannot be restored after.

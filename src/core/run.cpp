@@ -194,6 +194,7 @@ void wait_passed_through(util::Child& child, const RunOptions& options, RunResul
   }
   if (!waited) result.warnings.push_back(waited.error());
   result.exit_status = result.timed_out ? 124 : waited ? waited->status() : 1;
+  if (waited && !result.timed_out) result.signal = waited->signal;
 }
 
 // Captured: both pipes drained together (no deadlock on a full one), every chunk to the sink;
@@ -217,6 +218,7 @@ void wait_captured(util::Child& child, const RunOptions& options, RunResult& res
                        : result.timed_out ? 124
                        : waited           ? waited->status()
                                           : 1;
+  if (waited && !result.cancelled && !result.timed_out) result.signal = waited->signal;
 }
 
 // The command could write the admin dir (git must): a FIFO it left where git expects HEAD, the

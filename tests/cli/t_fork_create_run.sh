@@ -18,17 +18,18 @@ assert_eq "$(jq -r '[.[] | select(.fork == "plain") | .attempt] | join(",")' <<<
 assert_eq "$(git rev-parse berth/plain-2)" "$(git rev-parse HEAD)"
 assert_contains "$(berth list)" "plain (fork)"
 
-# With a command, two at a time; attempt 2 fails.
-out=$(not 1 berth --json fork job -n 3 -j 2 -- sh -c \
-  'echo "attempt $BERTH_ATTEMPT of $BERTH_ATTEMPTS in $BERTH_FORK"; echo "$BERTH_ATTEMPT" >mine.txt; [ "$BERTH_ATTEMPT" != 2 ]')
+# With a command, two at a time; attempt 2 fails, attempt 4 is killed by a signal.
+out=$(not 1 berth --json fork job -n 4 -j 2 -- sh -c \
+  'echo "attempt $BERTH_ATTEMPT of $BERTH_ATTEMPTS in $BERTH_FORK"; echo "$BERTH_ATTEMPT" >mine.txt; [ "$BERTH_ATTEMPT" != 4 ] || kill -TERM $$; [ "$BERTH_ATTEMPT" != 2 ]')
 jq -e '.fork.command == ["sh", "-c", .fork.command[2]]' <<<"$out" >/dev/null
-assert_eq "$(jq -r '[.fork.runs[] | "\(.name):\(.state):\(.exit_code)"] | join(" ")' <<<"$out")" \
-  "job-1:exited:0 job-2:exited:1 job-3:exited:0"
+assert_eq "$(jq -r '[.fork.runs[] | "\(.name):\(.state):\(.exit_code):\(.signal)"] | join(" ")' <<<"$out")" \
+  "job-1:exited:0:null job-2:exited:1:null job-3:exited:0:null job-4:signalled:null:15"
 record=$(cat "$forks/job/fork.json")
-assert_eq "$(jq -r '[.runs[] | .exit_code] | join(",")' <<<"$record")" "0,1,0" "fork.json"
+assert_eq "$(jq -r '[.runs[] | .exit_code // "-"] | join(",")' <<<"$record")" "0,1,0,-" "fork.json"
+assert_eq "$(jq -r '.runs[3].signal' <<<"$record")" 15 "fork.json: the signal"
 jq -e '[.runs[] | .duration_ms > 0 and .started_ms > 0] | all' <<<"$record" >/dev/null
-for i in 1 2 3; do
-  assert_eq "$(cat "$forks/job/attempt-$i.log")" "attempt $i of 3 in job"
+for i in 1 2 3 4; do
+  assert_eq "$(cat "$forks/job/attempt-$i.log")" "attempt $i of 4 in job"
   assert_eq "$(cat "$(jq -r ".workspaces[$((i - 1))].path" <<<"$out")/mine.txt")" "$i"
 done
 

@@ -18,7 +18,8 @@ std::string render_fork(const nlohmann::json& d, const RenderContext& context) {
         std::string state = str(run, "state");
         if (state == "exited") state = fmt::format("exit {}", run["exit_code"].get<int>());
         line += fmt::format("  {} ({:.1f}s)  log: {}", state,
-                            run.value("duration_ms", int64_t{0}) / 1000.0, str(run, "log"));
+                            static_cast<double>(run.value("duration_ms", int64_t{0})) / 1000.0,
+                            str(run, "log"));
       }
     text += line + "\n";
   }

@@ -90,7 +90,8 @@ Result<void> check_fork(const Project& project, const std::string& task, int64_t
       return fail(ErrorCode::name_taken,
                   fmt::format("workspace '{}' exists already: fork {} -n {} needs the names "
                               "{} to {}",
-                              name, task, n, attempt_name(task, 1), attempt_name(task, n)),
+                              name, task, n, attempt_name(task, 1),
+                              attempt_name(task, static_cast<int>(n))),
                   "choose another TASK, or discard it first");
   }
   return {};
@@ -170,6 +171,9 @@ struct Runner {
       run.state = timed_out ? "timed_out" : "interrupted";
     } else if (r->timed_out) {
       run.state = "timed_out";
+    } else if (r->signal > 0) {
+      run.state = "signalled";
+      run.signal = r->signal;
     } else {
       run.state = "exited";
       run.exit_code = r->exit_status;
