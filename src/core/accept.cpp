@@ -659,6 +659,13 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
 Result<Accepted> accept_steps(const Project& project, std::string_view name,
                               const AcceptOptions& options) {
   Accepted a;
+  if (project.plain() && (options.strategy || options.into))
+    return fail(ErrorCode::usage,
+                fmt::format("--{} is for git repositories: a plain folder's accept writes the "
+                            "change into the folder itself",
+                            options.strategy ? "strategy" : "into"),
+                "leave it out (docs/plain.md); --merge also merges files you changed in the "
+                "folder");
   Strategy strategy = BERTH_TRY(accept_strategy(project, options));
   a.strategy = strategy;
   a.dry_run = options.dry_run;

@@ -4,6 +4,7 @@
 #include "core/accept_steps.hpp"
 #include "core/capture.hpp"
 #include "core/git.hpp"
+#include "core/name.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
 #include "core/workspace_git.hpp"
@@ -522,9 +523,19 @@ Result<void> plain_doctor(const Project& project, Repair repair, DoctorReport& r
          "berth doctor --repair"});
     return {};
   }
-  auto lock = BERTH_TRY(Registry(project.berth_dir()).lock());
+  Registry registry(project.berth_dir());
+  auto lock = BERTH_TRY(registry.lock());
   BERTH_TRY(finish_writing(project, *j));
   BERTH_TRY(end_journal(project, *j));
+  // The change is in the folder: the workspace is landed, as the accept would have left it (kept:
+  // discarding it is the user's call, as after a repository's accept finished by doctor).
+  if (auto record = registry.load(name_slug(j->workspace)); record && *record) {
+    (*record)->state = State::landed;
+    (*record)->holder_pid = 0;
+    (*record)->holder_start = 0;
+    (*record)->landed_commit = private_head(project).value_or("");
+    BERTH_TRY(registry.save(**record));
+  }
   report.repaired.push_back(
       fmt::format("finished the interrupted accept of '{}' into {}", j->workspace, j->folder));
   return {};

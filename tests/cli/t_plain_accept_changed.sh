@@ -20,6 +20,10 @@ assert_eq "$(jq -c '.error.paths' <<<"$out")" '["src/blob.bin","src/lines.txt"]'
 assert_folder_unchanged "$before" "$F" "the refused accept"
 # --dry-run refuses the same way.
 expect_error plain_folder_changed 5 berth --json accept agent --dry-run >/dev/null
+# --strategy and --into name a branch to land on: a plain folder has none; refused, not ignored.
+expect_error usage 2 berth --json accept agent --strategy squash >/dev/null
+expect_error usage 2 berth --json accept agent --into main >/dev/null
+assert_folder_unchanged "$before" "$F" "the refused --strategy and --into"
 
 # --merge: the binary both changed does not merge: a conflict result, nothing changed.
 out=$(expect_conflict berth --json accept agent --merge --keep)

@@ -33,8 +33,9 @@ for step in plain-accept-journaled plain-accept-written; do
   assert_eq "$(cat "$ws3/$name.txt")" "$step" "next base after $step"
   [[ ! -e $ws3/src/run.sh ]]
   berth --json discard "check-$name" >/dev/null
-  # The workspace is ready again; accepting it again finds its change in the folder already.
-  out=$(berth --json accept "$name")
-  jq -e '.empty' <<<"$out" >/dev/null
+  # The workspace is landed, as the accept would have left it (kept, like a repository's accept
+  # that doctor finished): its state and landed commit say so.
+  rec=$(berth --json status "$name")
+  assert_eq "$(jq -r '.workspace.state // .state' <<<"$rec")" landed "state after the repaired $step"
   berth --json discard --force "$name" >/dev/null
 done
