@@ -1,0 +1,30 @@
+# `berth gc` with a quota (gc.max_workspaces): the oldest clean workspaces go first, each with the
+# category `quota` and to the trash; a dirty one counts against the quota but is never removed,
+# even when the quota cannot be met without it; the dry run lists what the real run removes.
+. "$(dirname "$0")/common.sh"
+make_repo app
+
+dirty=$(berth new dirty)
+echo "work in progress" >"$dirty/wip.txt"
+for n in q1 q2 q3; do
+  sleep 1 # last use a second apart: the order is the quota's
+  berth new "$n" >/dev/null
+done
+
+removed() { jq -r '[.removed[] | select(.category == "quota") | .name] | sort | join(" ")' <<<"$1"; }
+before=$(fingerprint)
+dry=$(berth --json -c gc.max_workspaces=2 gc --dry-run)
+assert_unchanged "$before"
+assert_eq "$(removed "$dry")" "q1 q2" "the dry run: the two oldest clean ones"
+real=$(berth --json -c gc.max_workspaces=2 gc)
+assert_eq "$(removed "$real")" "$(removed "$dry")" "the real run does what the dry run said"
+assert_eq "$(berth --json list | jq -r '[.[].name] | sort | join(" ")')" "dirty q3"
+# In the trash, restorable.
+ws=$(berth restore q1)
+berth discard q1 >/dev/null
+
+# One allowed, two left: the clean one goes; the dirty one stays though still over the quota.
+real=$(berth --json -c gc.max_workspaces=1 gc)
+assert_eq "$(removed "$real")" "q3"
+assert_eq "$(berth --json list | jq -r '[.[].name] | join(" ")')" "dirty"
+assert_eq "$(cat "$dirty/wip.txt")" "work in progress"
