@@ -56,6 +56,9 @@ Result<std::vector<ForkGroup>> load_forks(const Project& project);
 Result<void> save_fork(const Project& project, const ForkGroup& fork);
 /// Remove the fork's record and logs (when its attempts are all gone).
 Result<void> remove_fork(const Project& project, std::string_view task);
+/// Whether any workspace is still an attempt of `task` (a record whose attempts were all
+/// discarded one by one is stale: `fork` replaces it, `gc` removes it).
+Result<bool> fork_has_attempts(const Project& project, std::string_view task);
 
 /// JSON of a fork (docs/schema/fork.json's "fork" object) and back.
 nlohmann::json fork_to_json(const ForkGroup& fork);

@@ -2,6 +2,7 @@
 // logs beside it. Read by list (groups), compare (run results) and pick (the siblings).
 #include "berth/fork.hpp"
 #include "core/name.hpp"
+#include "core/registry.hpp"
 #include "util/atomic_file.hpp"
 #include "util/dir.hpp"
 #include "util/paths.hpp"
@@ -142,6 +143,12 @@ Result<void> save_fork(const Project& project, const ForkGroup& fork) {
   auto written = util::write_file_atomic(record_path(project, fork.task), text);
   if (!written) return fail(ErrorCode::io_error, written.error());
   return {};
+}
+
+Result<bool> fork_has_attempts(const Project& project, std::string_view task) {
+  for (const auto& w : BERTH_TRY(Registry(project.berth_dir()).load_all()))
+    if (w.fork == task) return true;
+  return false;
 }
 
 Result<void> remove_fork(const Project& project, std::string_view task) {

@@ -3,6 +3,7 @@
 // on a state that changed a moment later loses nothing.
 #include "core/gc.hpp"
 
+#include "berth/fork.hpp"
 #include "berth/json.hpp"
 #include "core/accept_steps.hpp"
 #include "core/aside.hpp"
@@ -630,6 +631,25 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       for (const auto& f : files)
         if (f != stem + ".guard") ::unlink(util::join(shadows, f).c_str());
       ::unlink((base + ".guard").c_str());
+    }
+    report.removed.push_back(item);
+  }
+
+  // ---- orphans: fork records whose attempts were all discarded one by one (not picked) ----
+  for (const auto& fork : BERTH_TRY(load_forks(project))) {
+    if (BERTH_TRY(fork_has_attempts(project, fork.task))) continue;
+    GcItem item{"orphan",
+                "fork",
+                fork.task,
+                "",
+                fork_dir(project, fork.task),
+                "a fork's record and logs whose attempts are all gone",
+                ""};
+    if (!options.dry_run) {
+      // Checked again under the lock: a fork of that name made meanwhile keeps it.
+      auto lock = BERTH_TRY(Registry(project.berth_dir()).lock());
+      if (BERTH_TRY(fork_has_attempts(project, fork.task))) continue;
+      BERTH_TRY(remove_fork(project, fork.task));
     }
     report.removed.push_back(item);
   }

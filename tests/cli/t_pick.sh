@@ -30,3 +30,17 @@ out=$(not 3 berth --json pick clash-1 --strategy merge)
 assert_eq "$(jq -r '.accepted.conflicts[0]' <<<"$out")" clash.txt
 assert_eq "$(jq -r '.kept | join(",")' <<<"$out")" clash-2
 assert_unchanged "$before"
+
+# Attempts discarded one by one (no pick) leave a stale record: gc names it, and a fork of the
+# same TASK replaces it rather than refusing the name.
+berth fork again -n 2 >/dev/null
+berth discard again-1 >/dev/null
+berth discard again-2 >/dev/null
+test -e "$(git rev-parse --git-common-dir)/berth/forks/again/fork.json"
+dry=$(berth --json gc --dry-run)
+assert_eq "$(jq -r '.removed[] | select(.kind == "fork") | "\(.category) \(.name)"' <<<"$dry")" "orphan again"
+out=$(berth --json fork again -n 1)
+assert_eq "$(jq -r '.fork.attempts' <<<"$out")" 1 "a new fork of the stale task"
+berth discard again-1 >/dev/null
+berth --json gc >/dev/null
+not 1 test -e "$(git rev-parse --git-common-dir)/berth/forks/again"

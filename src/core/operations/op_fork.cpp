@@ -78,7 +78,8 @@ Result<void> check_fork(const Project& project, const std::string& task, int64_t
   BERTH_TRY(validate_name(task));
   // The longest attempt name decides: TASK-64 may be refused where TASK-1 is not.
   BERTH_TRY(validate_name(attempt_name(task, static_cast<int>(n))));
-  if (BERTH_TRY(load_fork(project, task)))
+  // A record whose attempts were all discarded one by one is stale: run_fork replaces it.
+  if (BERTH_TRY(load_fork(project, task)) && BERTH_TRY(fork_has_attempts(project, task)))
     return fail(ErrorCode::name_taken, fmt::format("a fork '{}' exists already", task),
                 fmt::format("pick one of its attempts (berth pick {}), discard them, or choose "
                             "another TASK",
@@ -221,6 +222,8 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
                 "add -- CMD..., or leave them out to only create the attempts");
   if (p.string("net") == "off" && (!p.has("sandbox") || p.string("sandbox") == "off"))
     return fail(ErrorCode::usage, "--net=off needs the sandbox", "add --sandbox");
+  // (check_fork let a stale record through: its old logs go with it.)
+  if (BERTH_TRY(load_fork(project, task))) BERTH_TRY(remove_fork(project, task));
 
   ForkGroup fork;
   fork.task = task;
