@@ -96,6 +96,27 @@ Param agent_param(std::string help) {
   return positional_param("agent", std::move(help), {"claude"});
 }
 
+Param sandbox_param(std::string help) {
+  Param sandbox = string_param("sandbox", std::move(help));
+  sandbox.implicit_value = "landlock";
+  // Only as --sandbox=MECHANISM: a bare --sandbox never takes the next word (NAME, or `--`).
+  sandbox.value_name = "MECHANISM";
+  sandbox.choices = {"landlock", "bwrap", "best-effort", "off"};
+  return sandbox;
+}
+
+Param net_param() {
+  Param net = string_param("net", "network in the sandbox: on or off");
+  net.choices = {"on", "off"};
+  return net;
+}
+
+Param env_param() {
+  Param env = string_param("env", "set KEY=VALUE in the command's environment (repeatable)", "e");
+  env.kind = ParamKind::strings;
+  return env;
+}
+
 } // namespace ops
 
 namespace {

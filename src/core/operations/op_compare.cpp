@@ -21,11 +21,8 @@ Entry compare_entry() {
   test.after_dash_dash = true;
   Param timeout = string_param("timeout", "with --test: stop each attempt's CMD after SECONDS");
   timeout.kind = ParamKind::number;
-  Param sandbox = string_param("sandbox", "with --test: confine CMD's writes to its attempt; "
-                                          "MECHANISM as for run (default: config run.sandbox)");
-  sandbox.implicit_value = "landlock";
-  sandbox.value_name = "MECHANISM";
-  sandbox.choices = {"landlock", "bwrap", "best-effort", "off"};
+  Param sandbox = sandbox_param("with --test: confine CMD's writes to its attempt; MECHANISM as "
+                                "for run (default: config run.sandbox)");
   op.params = {
       names,   string_param("into", "preview the merge into this branch (default: accept's)"),
       html,    test,

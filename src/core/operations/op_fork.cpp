@@ -374,16 +374,8 @@ Entry fork_entry() {
   Param timeout = string_param(
       "timeout", "stop every attempt's process group after SECONDS (the fork exits 1)");
   timeout.kind = ParamKind::number;
-  Param env = string_param("env", "set KEY=VALUE in the command's environment (repeatable)", "e");
-  env.kind = ParamKind::strings;
-  Param sandbox = string_param("sandbox", "confine each attempt's writes to its workspace; "
-                                          "MECHANISM is landlock (a bare --sandbox), bwrap, "
-                                          "best-effort, or off");
-  sandbox.implicit_value = "landlock";
-  sandbox.value_name = "MECHANISM";
-  sandbox.choices = {"landlock", "bwrap", "best-effort", "off"};
-  Param net = string_param("net", "network in the sandbox: on or off");
-  net.choices = {"on", "off"};
+  Param sandbox = sandbox_param("confine each attempt's writes to its workspace; MECHANISM is "
+                                "landlock (a bare --sandbox), bwrap, best-effort, or off");
   Param command = string_param("command", "the command each attempt runs, after -- (optional)");
   command.kind = ParamKind::strings;
   command.positional = true;
@@ -392,9 +384,9 @@ Entry fork_entry() {
                string_param("base", "commit every attempt starts from (default: HEAD)"),
                jobs,
                timeout,
-               env,
+               env_param(),
                sandbox,
-               net,
+               net_param(),
                string_param("owner", "a label for who works there (agent, ticket, person)"),
                command};
   op.schema = "fork";

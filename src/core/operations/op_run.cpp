@@ -57,20 +57,12 @@ struct CapturedOutput {
 };
 
 std::vector<Param> run_params() {
-  Param env = string_param("env", "set KEY=VALUE in the command's environment (repeatable)", "e");
-  env.kind = ParamKind::strings;
   Param timeout =
       string_param("timeout", "kill the command's whole process group after SECONDS (exit 124)");
   timeout.kind = ParamKind::number;
-  Param sandbox = string_param("sandbox", "confine writes to the workspace; MECHANISM is landlock "
-                                          "(what a bare --sandbox means), bwrap, best-effort, "
-                                          "or off (not confined, overriding run.sandbox)");
-  sandbox.implicit_value = "landlock";
-  // Only as --sandbox=MECHANISM: a bare --sandbox never takes the next word (NAME, or `--`).
-  sandbox.value_name = "MECHANISM";
-  sandbox.choices = {"landlock", "bwrap", "best-effort", "off"};
-  Param net = string_param("net", "network in the sandbox: on or off");
-  net.choices = {"on", "off"};
+  Param sandbox = sandbox_param("confine writes to the workspace; MECHANISM is landlock (what a "
+                                "bare --sandbox means), bwrap, best-effort, or off (not confined, "
+                                "overriding run.sandbox)");
   Param capture = flag_param(
       "capture", "return the command's stdout and stderr in the result (each capped at 32 KiB: "
                  "start and end kept, `truncated`); stdin is empty");
@@ -85,7 +77,8 @@ std::vector<Param> run_params() {
       "allow_read", "with the sandbox, let the command read PATH, which the sandbox hides "
                     "(credentials; repeatable)");
   allow_read.kind = ParamKind::strings;
-  return {env, timeout, sandbox, net, allow_write, allow_read, capture, result_file};
+  return {env_param(), timeout,    sandbox, net_param(),
+          allow_write, allow_read, capture, result_file};
 }
 
 Result<Outcome> run_command(const Project& project, const Params& p,

@@ -40,6 +40,11 @@ Param string_param(std::string name, std::string help, std::string short_name = 
 Param positional_param(std::string name, std::string help, std::vector<std::string> choices = {});
 /// The agent a `hook` or `integrate` is for (claude, for now).
 Param agent_param(std::string help);
+/// What run, fork and compare --test share about the command they start: --sandbox[=MECHANISM]
+/// (a bare --sandbox is landlock), --net on|off, and the repeatable --env KEY=VALUE (-e).
+Param sandbox_param(std::string help);
+Param net_param();
+Param env_param();
 
 /// The handler signature, without the project check the table adds.
 using Handler = std::function<Result<Outcome>(const Project& project, const Params& params,
