@@ -35,8 +35,9 @@ COMMANDS = {
     "setup": "new", "gc": "gc", "trash": "trash",
 }
 # Commands whose non-zero exit status comes with their own document, not an error document.
-OWN_STATUS = {"run", "shell", "doctor", "accept", "sync", "fork", "pick"}  # accept, sync, pick: 3
-# with conflicts; fork: 1 or 130 when an attempt failed or it was stopped (docs/fork.md)
+OWN_STATUS = {"run", "shell", "doctor", "accept", "sync", "fork", "pick", "compare"}
+# (accept, sync, pick: 3 with conflicts; fork: 1 or 130 when an attempt failed or it was stopped
+# (docs/fork.md); compare: 130 when Ctrl-C stopped its --test commands)
 # Global options that take a value (as a separate argument).
 VALUE_OPTIONS = {"-C", "-c"}
 

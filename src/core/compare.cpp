@@ -180,6 +180,7 @@ nlohmann::json run_test(const Project& project, const CompareOptions& options,
   run.command = options.test;
   run.timeout = options.test_timeout;
   run.sandbox = options.sandbox;
+  run.cancelled = options.cancelled;
   std::mutex mutex;
   std::string tail;
   size_t total = 0;

@@ -3,6 +3,7 @@
 
 #include "berth/berth.hpp"
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -19,6 +20,8 @@ struct CompareOptions {
   std::vector<std::string> test;   ///< run this in every attempt (empty: no test)
   std::optional<double> test_timeout;
   std::optional<std::string> sandbox; ///< the test's sandbox (as `run --sandbox`)
+  /// Polled while the tests run: true stops every test command's process group (Ctrl-C).
+  std::function<bool()> cancelled;
 };
 
 /// The comparison document (docs/schema/compare.json).

@@ -37,3 +37,16 @@ assert_eq "$(a t-2 '[.run.state, .run.signal] | join(" ")')" "timed_out 9"
 out=$(berth compare t --test --timeout 20 -- sh -c 'test -f ok')
 grep -Eq '^t-1 .*exit 0 1\.5s.*pass' <<<"$out"
 grep -Eq '^t-2 .*timed_out.*fail \(1\)' <<<"$out"
+
+# Ctrl-C while the tests run stops every test command (no process left) and compare still
+# reports, each stopped test with exit status 130, and exits 130.
+setsid "$BERTH_BIN" --json compare t --test -- sh -c 'sleep 30; echo late' >"$T/int.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do pgrep -f "sleep 30; echo late" >/dev/null && break; sleep 0.05; done
+sleep 0.3
+kill -INT "$pid"
+status=0
+wait "$pid" || status=$?
+assert_eq "$status" 130 "compare interrupted"
+assert_eq "$(jq -r '[.attempts[].test.exit_code] | join(" ")' "$T/int.json")" "130 130"
+not 1 pgrep -f "sleep 30; echo late" >/dev/null || { echo "a test command survived Ctrl-C" >&2; false; }

@@ -33,7 +33,8 @@ Entry compare_entry() {
   op.idempotent = true;
   op.schema = "compare";
   return {op,
-          [](const Project& project, const Params& p, const OperationContext&) -> Result<Outcome> {
+          [](const Project& project, const Params& p,
+             const OperationContext& context) -> Result<Outcome> {
             CompareOptions options;
             options.names = p.strings("names");
             options.into = p.optional_string("into");
@@ -44,7 +45,16 @@ Entry compare_entry() {
             if (options.test.empty() && (options.test_timeout || options.sandbox))
               return fail(ErrorCode::usage, "--timeout and --sandbox go with --test",
                           "add --test -- CMD, or leave them out");
+            // Ctrl-C is ours while the tests run (the front end's first call arms its watch):
+            // it stops every test command's process group, and compare reports what ran.
+            if (!options.test.empty() && context.stop_requested) {
+              context.stop_requested();
+              options.cancelled = context.stop_requested;
+            }
             auto doc = BERTH_TRY(compare_attempts(project, options));
+            if (options.cancelled && options.cancelled())
+              return Outcome{
+                  doc, {"interrupted: stopped the test commands (exit status 130 each)"}, {}, 130};
             return Outcome{doc, {}, {}, 0};
           }};
 }
