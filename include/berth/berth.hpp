@@ -152,6 +152,10 @@ public:
   /// Where a plain folder was recorded before it moved (found again by its device and inode),
   /// "" when it did not move: `doctor --repair` records the new place.
   const std::string& plain_moved_from() const { return plain_moved_from_; }
+  /// Where a workspace's set-up comes from (.berth.toml, .worktreeinclude, setup.copy, clone and
+  /// link, other tools' set-up files): the main checkout, or a plain folder itself; "" for a bare
+  /// repository.
+  const std::string& setup_source() const { return plain() ? plain_folder_ : main_worktree_; }
 
 private:
   std::string plain_folder_, plain_moved_from_;
@@ -410,6 +414,10 @@ struct DiffPresentation {
 };
 Result<DiffPresentation> diff_presentation(const Project& project, bool stdout_is_tty, bool color,
                                            bool pager);
+/// The escape sequences `git diff` colours its parts with, as git reads them (its
+/// color.diff.<slot> settings, else git's defaults): slots "meta" (file headers), "frag" (hunk
+/// headers), "old", "new" and "context".
+Result<std::map<std::string, std::string>> diff_colors(const Project& project);
 
 struct Committed {
   std::string name;

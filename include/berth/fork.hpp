@@ -40,6 +40,13 @@ struct ForkGroup {
   int64_t created = 0;              ///< unix seconds
   std::vector<std::string> command; ///< the command each attempt ran (empty: created only)
   std::vector<AttemptRun> runs;     ///< one per attempt, in attempt order, when a command ran
+  /// How the attempts' command was confined, so that `compare --test` runs its test the same
+  /// way: the sandbox mechanism ("landlock", "bwrap", "best-effort"; nullopt: unsandboxed, which
+  /// is also what a record written before these fields says), whether the network was on, and
+  /// the --env KEY=VALUE pairs given to fork.
+  std::optional<std::string> sandbox;
+  bool network = true;
+  std::vector<std::string> env;
 };
 
 /// The name of attempt `i` of `task`: "TASK-i".

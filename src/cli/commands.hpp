@@ -53,6 +53,7 @@ std::string render_hook(const nlohmann::json& document, const RenderContext& con
 std::string render_integrate(const nlohmann::json& document, const RenderContext& context);
 std::string render_gc(const nlohmann::json& document, const RenderContext& context);
 std::string render_trash(const nlohmann::json& document, const RenderContext& context);
+std::string render_forget(const nlohmann::json& document, const RenderContext& context);
 /// restore --list and `trash list`: a table of Snapshot documents.
 std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context);
 

@@ -6,6 +6,7 @@
 #include "berth/operations.hpp"
 #include "cli/commands.hpp"
 #include "cli/foreground.hpp"
+#include "cli/fork_progress.hpp"
 #include "cli/pager.hpp"
 #include "cli/parser.hpp"
 #include "cli/render.hpp"
@@ -479,30 +480,19 @@ int run_main(int argc, char** argv) {
   context.origin = {args.dir, args.config};
   context.on_setup = cli::setup_printer(args.json, args.quiet);
   context.prepare_run = [](berth::RunOptions& options) { cli::own_signals_and_terminal(options); };
-  // fork's progress: events under --json, a line per attempt on a terminal, else nothing (the
-  // result says it all).
+  // fork's progress: NDJSON events under --json, one line per attempt redrawn in place on a
+  // terminal, a line per start and end otherwise (cli/fork_progress.hpp).
   context.stop_requested = cli::stop_requested;
-  context.on_event = [quiet = args.quiet](std::string_view type, const nlohmann::json& fields) {
-    if (cli::event_stream())
-      cli::emit_event(type, fields);
-    else if (!quiet && ::isatty(STDERR_FILENO)) {
-      std::string what = fields.value("state", std::string());
-      if (fields.contains("exit_status"))
-        what = fmt::format("exit {}", fields["exit_status"].get<int>());
-      std::cerr << fmt::format("berth: {} {}", fields.value("name", std::string()), what)
-                << (fields.contains("duration_ms")
-                        ? fmt::format(" ({:.1f}s)",
-                                      static_cast<double>(fields["duration_ms"].get<int64_t>()) /
-                                          1000.0)
-                        : std::string())
-                << "\n";
-    }
+  cli::ForkProgress progress(args.quiet);
+  context.on_event = [&progress](std::string_view type, const nlohmann::json& fields) {
+    progress.on_event(type, fields);
   };
   const berth::Project* project_ptr = project ? &*project : nullptr;
   // What the command writes to stdout is watched (to start berth's line on a line of its own)
   // only when berth's line follows it there.
   if (shares_stdout && args.json && result_file.empty() && !captured) tail.start();
   auto outcome = op.run(project_ptr, params, context);
+  progress.finish(); // (its last lines before the result)
   if (!outcome) return fail_with(outcome.error());
   // Text from the command's renderer; with --json (or for an operation without one) the document.
   cli::Renderer render = args.json ? nullptr : cli::find_renderer(op.name);
@@ -513,7 +503,8 @@ int run_main(int argc, char** argv) {
         render(outcome->document, cli::RenderContext{params, args.quiet, project_ptr});
     // A long diff on a terminal goes through git's pager, as `git diff` does; never into a pipe.
     std::string pager;
-    if (cli::pages_output(op.name) && project && ::isatty(STDOUT_FILENO) && !text.empty())
+    if (cli::pages_output(op.name) && project && ::isatty(STDOUT_FILENO) && !text.empty() &&
+        !params.value("no_pager", false))
       if (auto shown = berth::diff_presentation(*project, true, false, true)) pager = shown->pager;
     std::cout.flush();
     if (pager.empty() || !cli::page(text, pager)) std::cout << text;

@@ -54,7 +54,15 @@ bool page(const std::string& text, const std::string& pager) {
   return !(WIFEXITED(status) && WEXITSTATUS(status) == 127);
 }
 
-std::string color_patch(const std::string& patch) {
+std::string color_patch(const std::string& patch,
+                        const std::map<std::string, std::string>& colors) {
+  auto slot = [&](const char* name, const char* fallback) {
+    auto found = colors.find(name);
+    return found != colors.end() ? found->second : std::string(fallback);
+  };
+  const std::string meta = slot("meta", "\033[1m"), frag = slot("frag", "\033[36m"),
+                    old_line = slot("old", "\033[31m"), new_line = slot("new", "\033[32m"),
+                    context = slot("context", "");
   std::string out;
   out.reserve(patch.size() + patch.size() / 4);
   bool in_hunk = false;
@@ -63,27 +71,25 @@ std::string color_patch(const std::string& patch) {
     size_t end = patch.find('\n', start);
     size_t stop = end == std::string::npos ? patch.size() : end;
     std::string_view line(patch.data() + start, stop - start);
-    const char* sgr = nullptr;
+    const std::string* sgr = &context;
     if (line.substr(0, 5) == "diff ") {
       in_hunk = false;
-      sgr = "1";
+      sgr = &meta;
     } else if (line == "GIT binary patch") {
       in_hunk = true; // its data lines are plain, as git shows them
-      sgr = "1";
+      sgr = &meta;
     } else if (line.substr(0, 2) == "@@") {
       in_hunk = true;
-      sgr = "36";
+      sgr = &frag;
     } else if (!in_hunk) {
-      sgr = "1"; // index, modes, renames, --- and +++: the file's header
+      sgr = &meta; // index, modes, renames, --- and +++: the file's header
     } else if (!line.empty() && line[0] == '+') {
-      sgr = "32";
+      sgr = &new_line;
     } else if (!line.empty() && line[0] == '-') {
-      sgr = "31";
+      sgr = &old_line;
     }
-    if (sgr && !line.empty()) {
-      out += "\033[";
-      out += sgr;
-      out += 'm';
+    if (!sgr->empty() && !line.empty()) {
+      out += *sgr;
       out += line;
       out += "\033[m";
     } else {

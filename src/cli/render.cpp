@@ -155,13 +155,17 @@ std::string printable(const std::string& text) {
 
 size_t terminal_columns() {
   if (!::isatty(STDOUT_FILENO)) return 0;
+  return terminal_width_of(STDOUT_FILENO);
+}
+
+size_t terminal_width_of(int fd) {
   if (const char* columns = std::getenv("COLUMNS")) {
     char* end = nullptr;
     long n = std::strtol(columns, &end, 10);
     if (end != columns && *end == '\0' && n > 0 && n < 100000) return static_cast<size_t>(n);
   }
   struct winsize ws {};
-  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
   return 80;
 }
 

@@ -42,6 +42,9 @@ std::string printable(const std::string& text);
 /// The terminal's width when stdout is a terminal: COLUMNS when set to a number, else the
 /// terminal's own (TIOCGWINSZ), else 80. 0 when stdout is not a terminal.
 size_t terminal_columns();
+/// The width of the terminal `fd` is: COLUMNS when set to a number, else the terminal's own,
+/// else 80.
+size_t terminal_width_of(int fd);
 
 /// Print "berth: warning: TEXT" on stderr, unless this process printed that warning already: the
 /// same problem can reach the front end twice (a set-up warning shown live, then again in the

@@ -19,7 +19,7 @@ Renderer find_renderer(std::string_view name) {
       {"hook", render_hook},       {"integrate", render_integrate},
       {"setup", render_setup},     {"fork", render_fork},
       {"pick", render_pick},       {"gc", render_gc},
-      {"trash", render_trash},
+      {"trash", render_trash},     {"forget", render_forget},
   };
   for (const auto& [op, renderer] : renderers)
     if (op == name) return renderer;

@@ -9,6 +9,7 @@
 #include "util/atomic_file.hpp"
 #include "util/paths.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -107,11 +108,9 @@ std::optional<PathChanges> stage_paths(const Workspace& w, const std::string& ba
 // the watcher keeps informed) names what differs from the index, and only those paths are staged
 // onto the index's tree. Nullopt when this way does not work here: the caller stages everything.
 std::optional<Captured> capture_changes(const Project& project, const Workspace& w,
-                                        const Shadow& shadow, const std::string& tmp_dir,
-                                        Captured c) {
-  auto seen = look(project, w, shadow);
-  if (!seen) return std::nullopt;
-  auto summary = parse_status_v2(seen->status);
+                                        const Shadow& shadow, const Verdict& seen,
+                                        const std::string& tmp_dir, Captured c) {
+  auto summary = parse_status_v2(seen.status);
   if (summary.head != c.head) return std::nullopt; // HEAD moved under us: look at everything
   // Nothing staged: the index's tree is HEAD's (intent-to-add entries are not in either).
   if (summary.staged == 0 && summary.conflicted == 0) {
@@ -194,7 +193,43 @@ Result<void> refuse_unrecordable(const Workspace& w, const Captured& c) {
   return tl::unexpected(std::move(e));
 }
 
+namespace {
+
+// The trees a capture built, kept with the verdict they were built under.
+std::string capture_record(const Captured& c) {
+  return c.head + ' ' + c.head_tree + ' ' + c.index_tree + ' ' + c.work_tree;
+}
+
+// The capture kept with a verdict that still holds: the same HEAD, index and work tree as when
+// it was built, so the same trees. Only what costs no git call is redone (the changed paths'
+// kinds, the nested work: both from the verdict's status and the files' types).
+std::optional<Captured> kept_capture(const Workspace& w, const Verdict& seen) {
+  std::vector<std::string> ids;
+  for (size_t at = 0; at <= seen.capture.size();) {
+    size_t end = std::min(seen.capture.find(' ', at), seen.capture.size());
+    ids.push_back(seen.capture.substr(at, end - at));
+    at = end + 1;
+  }
+  if (ids.size() != 4 || std::any_of(ids.begin(), ids.end(), [](auto& id) { return id.empty(); }))
+    return std::nullopt;
+  auto summary = parse_status_v2(seen.status);
+  if (summary.head != ids[0]) return std::nullopt;
+  Captured c{ids[0], ids[1], ids[2], ids[3], summary.nested, {}};
+  auto paths = stageable_paths(w, summary);
+  drop_unrecordable(w, paths, c.unrecordable);
+  return c;
+}
+
+} // namespace
+
 Result<Captured> capture(const Project& project, const Workspace& w) {
+  // Through the shadow, the status first: when the watcher says nothing changed since the last
+  // capture, its trees stand (compare, diff and accept of an idle workspace cost no git call).
+  std::optional<Shadow> shadow = open_shadow(project, w);
+  std::optional<Verdict> seen;
+  if (shadow) seen = look(project, w, *shadow);
+  if (seen && !seen->capture.empty())
+    if (auto kept = kept_capture(w, *seen)) return *kept;
   Captured c;
   auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
   if (!head) {
@@ -207,8 +242,18 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
 
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");
   if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
-  if (auto shadow = open_shadow(project, w)) {
-    if (auto fast = capture_changes(project, w, *shadow, tmp_dir, c)) return *fast;
+  if (shadow) {
+    if (seen)
+      if (auto fast = capture_changes(project, w, *shadow, *seen, tmp_dir, c)) {
+        // Kept only with a verdict that was saved whole (its commit counts taken): a later
+        // `list` must not reuse one without them.
+        if (!seen->token.empty() && !seen->counts.empty()) {
+          Verdict with = *seen;
+          with.capture = capture_record(*fast);
+          save_verdict(project, w, with);
+        }
+        return *fast;
+      }
     // Something went wrong the fast way (a shadow git cannot read, say): drop the shadow and let
     // git look at everything.
     discard_shadow(project, w);
@@ -238,7 +283,11 @@ Result<std::string> make_commit(const Project& project, const std::string& tree,
     args.push_back(p);
   }
   GitCall call = repo_call(project, args);
-  if (!has_identity(project)) call.env = berth_identity();
+  // An identity given whole (a probe's berth identity) needs no asking (two git calls).
+  const auto identity = berth_identity();
+  bool given = std::all_of(identity.begin(), identity.end(),
+                           [&](const auto& kv) { return author.contains(kv.first); });
+  if (!given && !has_identity(project)) call.env = berth_identity();
   for (const auto& [key, value] : author)
     call.env[key] = value;
   call.input = message.empty() || message.back() == '\n' ? message : message + "\n";

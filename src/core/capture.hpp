@@ -41,8 +41,8 @@ Result<Captured> capture(const Project& project, const Workspace& workspace);
 Result<std::string> capture_work_tree_fully(const Project& project, const Workspace& workspace);
 
 /// A commit holding `tree` on top of `parent`, made with the user's identity when git has one
-/// and berth's otherwise (`author`, when given, names its author: GIT_AUTHOR_*). It is not put
-/// on any ref.
+/// and berth's otherwise (`author`, when given, names its author: GIT_AUTHOR_*; given as the
+/// whole berth_identity(), git is not asked for the user's). It is not put on any ref.
 Result<std::string>
 make_commit(const Project& project, const std::string& tree,
             const std::vector<std::string>& parents, const std::string& message,

@@ -13,6 +13,7 @@
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
+#include "core/review.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/parallel.hpp"
@@ -36,6 +37,9 @@ struct Resolved {
   std::optional<ForkGroup> fork;
   std::vector<std::string> names;
   std::vector<int> attempts; // attempt number per name (0: not an attempt)
+  /// Per name: why it cannot be looked at (a recorded workspace whose directory is gone...);
+  /// that attempt gets the error in its row and the others are compared.
+  std::vector<std::optional<Error>> errors;
 };
 
 // "TASK-<digits>": the digits as a number, else -1.
@@ -59,15 +63,29 @@ Result<Resolved> resolve(const Project& project, const std::vector<std::string>&
     std::set<std::string> seen;
     std::string fork_of;
     bool one_fork = true;
+    std::optional<std::vector<Workspace>> records;
     for (const auto& name : names) {
       if (!seen.insert(name).second)
         return fail(ErrorCode::usage, fmt::format("'{}' is named twice", name),
                     "name each workspace once");
-      Workspace w = BERTH_TRY(find_workspace(project, name));
+      auto found = find_workspace(project, name);
+      std::optional<Error> error;
+      if (!found) {
+        // A name nobody recorded is a typo (refused); a recorded workspace that cannot be
+        // looked at (its directory gone...) gets its error in its row.
+        if (!records) records = BERTH_TRY(Registry(project.berth_dir()).load_all());
+        auto record = std::find_if(records->begin(), records->end(),
+                                   [&](const Workspace& w) { return w.name == name; });
+        if (record == records->end()) return tl::unexpected(found.error());
+        error = found.error();
+        found = *record;
+      }
+      const Workspace& w = *found;
       if (w.fork.empty() || (!fork_of.empty() && w.fork != fork_of)) one_fork = false;
       fork_of = w.fork;
       r.names.push_back(name);
       r.attempts.push_back(w.attempt);
+      r.errors.push_back(std::move(error));
     }
     // Attempts of one fork: their runs are in its record.
     if (one_fork && !fork_of.empty()) r.fork = BERTH_TRY(load_fork(project, fork_of));
@@ -114,6 +132,7 @@ Result<Resolved> resolve(const Project& project, const std::vector<std::string>&
   for (auto& [i, name] : found) {
     r.names.push_back(std::move(name));
     r.attempts.push_back(static_cast<int>(i));
+    r.errors.emplace_back();
   }
   return r;
 }
@@ -146,19 +165,48 @@ struct Attempt {
   nlohmann::json test = nullptr;
 };
 
-// The numbers of one attempt; every git call here reads, none writes a ref or a workspace.
-Result<void> look_at(const Project& project, const std::string& target_commit, Attempt& a) {
-  a.diff = BERTH_TRY(diff_workspace(project, a.name, DiffOptions{}));
-  a.patches = split_patch(a.diff.patch);
-  auto count =
-      BERTH_TRY(git(repo_call(project, {"rev-list", "--count", a.diff.from + ".." + a.diff.head})));
-  a.commits = std::atoi(count.out.c_str());
-  // The merge preview accept makes: the attempt's whole state (uncommitted work as a commit on
-  // top of its HEAD) merged with the target, as objects only.
+// Where one attempt stands: its state captured (no git call when the watcher says nothing
+// changed since the last capture) and where its change starts. Its files come after, for all
+// attempts at once (fill_diffs).
+Result<void> look_at(const Project& project, Attempt& a) {
+  a.diff = BERTH_TRY(diff_ends(project, a.name, DiffOptions{}));
+  return {};
+}
+
+// Its commits and the merge preview accept makes: the attempt's whole state (uncommitted work as
+// a commit on top of its HEAD) merged with the target, as objects only. Every git call here
+// reads; none writes a ref or a workspace.
+Result<void> preview_merge(const Project& project, const std::string& target_commit, Attempt& a) {
+  if (a.diff.from == target_commit && a.diff.head == target_commit) {
+    // Not one commit, and its work (if any) on top of the target itself: a clean merge.
+    a.merges_cleanly = true;
+    return {};
+  }
+  if (a.diff.from == target_commit) {
+    // The target has not moved since the attempt began (a fresh fork): one call counts its
+    // commits and says whether the target is an ancestor of its HEAD, when the merge is a
+    // fast-forward and clean without asking merge-tree.
+    auto counts = BERTH_TRY(git(repo_call(
+        project, {"rev-list", "--left-right", "--count", target_commit + "..." + a.diff.head})));
+    auto tab = counts.out.find('\t');
+    if (tab == std::string::npos)
+      return fail(ErrorCode::git_failed, "rev-list --left-right --count: " + counts.out);
+    a.commits = std::atoi(counts.out.c_str() + tab + 1);
+    if (std::atoi(counts.out.c_str()) == 0) {
+      a.merges_cleanly = true;
+      return {};
+    }
+  } else if (a.diff.from != a.diff.head) {
+    auto count = BERTH_TRY(
+        git(repo_call(project, {"rev-list", "--count", a.diff.from + ".." + a.diff.head})));
+    a.commits = std::atoi(count.out.c_str());
+  }
   std::string source = a.diff.head;
+  // (a probe nobody sees: berth's identity, so git is not asked for the user's)
   if (a.diff.uncommitted)
-    source = BERTH_TRY(make_commit(project, a.diff.to_tree, {a.diff.head},
-                                   fmt::format("berth: compare probe of {}", a.name)));
+    source =
+        BERTH_TRY(make_commit(project, a.diff.to_tree, {a.diff.head},
+                              fmt::format("berth: compare probe of {}", a.name), berth_identity()));
   GitCall preview = repo_call(project, {"merge-tree", "--write-tree", "--name-only", "-z",
                                         "--no-messages", target_commit, source});
   auto merged = BERTH_TRY(git_status_of(preview));
@@ -172,14 +220,27 @@ Result<void> look_at(const Project& project, const std::string& target_commit, A
 }
 
 // --test: CMD in one attempt, its output kept (its tail) rather than interleaved on the terminal.
+// An attempt of a fork is tested as its command ran (from the fork's record): in the fork's
+// sandbox mechanism unless --sandbox names another, with its network setting and its --env and
+// BERTH_ATTEMPT variables. Any other workspace is tested as `run` would run it (config
+// run.sandbox).
 nlohmann::json run_test(const Project& project, const CompareOptions& options,
-                        const std::string& name) {
+                        const std::optional<ForkGroup>& fork, const std::string& name,
+                        int attempt) {
   constexpr size_t kTail = 4096;
   RunOptions run;
   run.name = name;
   run.command = options.test;
   run.timeout = options.test_timeout;
   run.sandbox = options.sandbox;
+  if (fork && attempt > 0) {
+    if (!run.sandbox) run.sandbox = fork->sandbox;
+    run.network = fork->network || !run.sandbox || *run.sandbox == "off";
+    run.env = fork->env;
+    run.env.push_back(fmt::format("BERTH_ATTEMPT={}", attempt));
+    run.env.push_back(fmt::format("BERTH_ATTEMPTS={}", fork->attempts));
+    run.env.push_back("BERTH_FORK=" + fork->task);
+  }
   run.cancelled = options.cancelled;
   std::mutex mutex;
   std::string tail;
@@ -196,15 +257,17 @@ nlohmann::json run_test(const Project& project, const CompareOptions& options,
                                                                   started)
                 .count();
   std::lock_guard lock(mutex);
+  // The mechanism asked for (null: none); `sandboxed` says whether it confined the command.
+  nlohmann::json mechanism =
+      run.sandbox && *run.sandbox != "off" ? nlohmann::json(*run.sandbox) : nlohmann::json(nullptr);
   if (!r)
-    return {{"exit_code", nullptr},      {"timed_out", false}, {"duration_ms", ms},
-            {"sandboxed", false},        {"output", tail},     {"output_bytes", total},
-            {"error", r.error().message}};
-  return {{"exit_code", r->exit_status},
-          {"timed_out", r->timed_out},
-          {"duration_ms", ms},
-          {"sandboxed", !r->sandbox_layers.empty()},
-          {"output", tail},
+    return {{"exit_code", nullptr},  {"timed_out", false},        {"duration_ms", ms},
+            {"sandboxed", false},    {"sandbox", mechanism},      {"output", tail},
+            {"output_bytes", total}, {"error", r.error().message}};
+  if (!run.sandbox && !r->sandbox_layers.empty()) mechanism = "landlock"; // config run.sandbox
+  return {{"exit_code", r->exit_status}, {"timed_out", r->timed_out},
+          {"duration_ms", ms},           {"sandboxed", !r->sandbox_layers.empty()},
+          {"sandbox", mechanism},        {"output", tail},
           {"output_bytes", total}};
 }
 
@@ -337,37 +400,76 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
   std::optional<std::string> html_path;
   if (options.html) html_path = BERTH_TRY(html_target(project, *options.html));
 
-  // 2. The target every attempt's merge is previewed against: accept's default, or --into.
-  Workspace first = BERTH_TRY(find_workspace(project, resolved.names.front()));
-  Target target = BERTH_TRY(find_target(project, first, options.into));
-
-  // 3. Each attempt's numbers, side by side (each is a scan of its work tree and a few git calls).
+  // 2. The target every attempt's merge is previewed against: accept's default (from the first
+  // attempt that can be looked at), or --into.
   std::vector<Attempt> attempts(resolved.names.size());
+  std::optional<Workspace> first;
   for (size_t i = 0; i < attempts.size(); ++i) {
     attempts[i].name = resolved.names[i];
     attempts[i].attempt = resolved.attempts[i];
+    attempts[i].error = resolved.errors[i];
+    if (attempts[i].error) continue;
+    auto found = find_workspace(project, attempts[i].name);
+    if (!found)
+      attempts[i].error = found.error();
+    else if (!first)
+      first = *found;
   }
+  // Nothing can be looked at: there is no comparison to make.
+  if (!first) return tl::unexpected(*attempts.front().error);
+  Target target = BERTH_TRY(find_target(project, *first, options.into));
+
+  // 3. Each attempt's numbers, side by side (each is a scan of its work tree and a few git
+  // calls). One that cannot be read (its branch deleted, a file it cannot open) keeps its error
+  // in its row; the others are compared.
   util::parallel_for(attempts.size(), [&](size_t i) {
-    if (auto done = look_at(project, target.commit, attempts[i]); !done)
+    if (attempts[i].error) return;
+    if (auto done = look_at(project, attempts[i]); !done) attempts[i].error = done.error();
+  });
+  // Their files and patches: three diff-tree calls for all (docs/performance.md). When those
+  // fail (an attempt's objects cannot be read), one attempt at a time: the one that cannot be
+  // read keeps its error, the others are compared.
+  std::vector<Diff*> diffs;
+  for (auto& a : attempts)
+    if (!a.error) diffs.push_back(&a.diff);
+  if (!diffs.empty() && !fill_diffs(project, diffs))
+    for (auto& a : attempts)
+      if (!a.error)
+        if (auto done = fill_diffs(project, {&a.diff}); !done) a.error = done.error();
+  util::parallel_for(attempts.size(), [&](size_t i) {
+    if (attempts[i].error) return;
+    attempts[i].patches = split_patch(attempts[i].diff.patch);
+    if (auto done = preview_merge(project, target.commit, attempts[i]); !done)
       attempts[i].error = done.error();
   });
-  for (const auto& a : attempts)
-    if (a.error) return tl::unexpected(*a.error);
+  // A row that cannot be read shows nothing half-read.
+  for (auto& a : attempts)
+    if (a.error) a = Attempt{a.name, a.attempt, {}, {}, 0, false, {}, a.error, nullptr};
+
+  if (std::all_of(attempts.begin(), attempts.end(), [](const Attempt& a) { return a.error; }))
+    return tl::unexpected(*attempts.front().error);
 
   // 4. --test: after the numbers, so that what the test writes (build output) is not counted.
   if (!options.test.empty())
     util::parallel_for(attempts.size(), [&](size_t i) {
-      attempts[i].test = run_test(project, options, attempts[i].name);
+      if (attempts[i].error) return;
+      attempts[i].test =
+          run_test(project, options, resolved.fork, attempts[i].name, attempts[i].attempt);
     });
 
   // 5. Across attempts: who touched what, pairwise similarity, and where they all agree.
+  // (An attempt that could not be read is in none of these.)
   std::vector<ChangeSet> sets;
   sets.reserve(attempts.size());
-  for (const auto& a : attempts)
+  size_t readable = 0;
+  for (const auto& a : attempts) {
     sets.push_back(change_set(a.diff.files, a.patches));
+    readable += a.error ? 0 : 1;
+  }
   nlohmann::json pairs = nlohmann::json::array();
   for (size_t i = 0; i < attempts.size(); ++i)
     for (size_t j = i + 1; j < attempts.size(); ++j) {
+      if (attempts[i].error || attempts[j].error) continue;
       Similarity s = similarity(sets[i], sets[j]);
       pairs.push_back({{"a", attempts[i].name},
                        {"b", attempts[j].name},
@@ -384,7 +486,7 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
   nlohmann::json agree = nlohmann::json::array();
   for (const auto& [path, who] : touched) {
     const auto& sample = who.front().second; // (a lambda may not capture a structured binding)
-    bool same = who.size() == attempts.size() && attempts.size() >= 2 &&
+    bool same = who.size() == readable && readable >= 2 &&
                 std::all_of(who.begin(), who.end(),
                             [&sample](const auto& w) { return w.second == sample; });
     nlohmann::json names = nlohmann::json::array();
@@ -401,11 +503,13 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
       additions += f.additions;
       deletions += f.deletions;
     }
+    auto oid = [&](const std::string& o) { return a.error ? nlohmann::json() : nlohmann::json(o); };
     list.push_back({{"name", a.name},
                     {"attempt", a.attempt > 0 ? nlohmann::json(a.attempt) : nullptr},
-                    {"from", a.diff.from},
-                    {"head", a.diff.head},
-                    {"tree", a.diff.to_tree},
+                    {"error", a.error ? nlohmann::json(*a.error) : nullptr},
+                    {"from", oid(a.diff.from)},
+                    {"head", oid(a.diff.head)},
+                    {"tree", oid(a.diff.to_tree)},
                     {"run", run_document(resolved.fork, a.name)},
                     {"files_changed", a.diff.files.size()},
                     {"additions", additions},

@@ -178,6 +178,15 @@ std::string compare_html(const nlohmann::json& doc,
          "<th>+</th><th>-</th><th>commits</th><th>uncommitted</th><th>merges</th><th>test</th>"
          "</tr></thead><tbody>\n";
   for (const auto& a : attempts) {
+    // An attempt that could not be read: its error across the row.
+    if (const auto& error = field(a, "error"); error.is_object()) {
+      out += fmt::format("<tr class=\"attempt\"><td>{}</td><td colspan=\"8\" class=\"bad\">"
+                         "cannot be read: {} [{}]</td></tr>\n",
+                         html_escape(a.value("name", std::string())),
+                         html_escape(error.value("message", std::string())),
+                         html_escape(error.value("code", std::string())));
+      continue;
+    }
     bool merges = a.value("merges_cleanly", false);
     out += fmt::format(
         "<tr class=\"attempt\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"

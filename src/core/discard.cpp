@@ -130,6 +130,9 @@ void finish_discard(const Project& project, const Workspace& w) {
 // ---- the steps ---------------------------------------------------------------------------------
 
 void stop_work_in(const Workspace& current) {
+  // Held by this very process (pick holds its siblings' leases until it discards them): nothing
+  // runs there, and the holder is not to be stopped.
+  if (current.holder_pid == static_cast<int>(::getpid())) return;
   if (current.state == State::busy &&
       util::process_alive(current.holder_pid, current.holder_start)) {
     util::stop_processes({static_cast<pid_t>(current.holder_pid)}, 10000);

@@ -66,8 +66,15 @@ nlohmann::json fork_to_json(const ForkGroup& fork) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : fork.runs)
     runs.push_back(run_to_json(run));
-  return {{"task", fork.task},       {"base", fork.base},       {"attempts", fork.attempts},
-          {"created", fork.created}, {"command", fork.command}, {"runs", std::move(runs)}};
+  return {{"task", fork.task},
+          {"base", fork.base},
+          {"attempts", fork.attempts},
+          {"created", fork.created},
+          {"command", fork.command},
+          {"runs", std::move(runs)},
+          {"sandbox", fork.sandbox ? nlohmann::json(*fork.sandbox) : nullptr},
+          {"network", fork.network},
+          {"env", fork.env}};
 }
 
 Result<ForkGroup> fork_from_json(const nlohmann::json& j, const std::string& where) {
@@ -86,6 +93,11 @@ Result<ForkGroup> fork_from_json(const nlohmann::json& j, const std::string& whe
     fork.attempts = j.at("attempts").get<int>();
     fork.created = j.value("created", int64_t{0});
     fork.command = j.value("command", std::vector<std::string>());
+    // (Absent in records written before them: unsandboxed, network on, no --env.)
+    if (const auto& sandbox = j.value("sandbox", nlohmann::json()); sandbox.is_string())
+      fork.sandbox = sandbox.get<std::string>();
+    fork.network = j.value("network", true);
+    fork.env = j.value("env", std::vector<std::string>());
     for (const auto& run : j.value("runs", nlohmann::json::array()))
       fork.runs.push_back(run_from_json(run));
     if (fork.attempts < 1) return bad("attempts must be at least 1");

@@ -9,10 +9,13 @@
 #include "core/aside.hpp"
 #include "core/git.hpp"
 #include "core/name.hpp"
+#include "core/plain.hpp"
+#include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/roots.hpp"
 #include "core/trash.hpp"
+#include "core/watch.hpp"
 #include "core/workspace_git.hpp"
 #include "util/dir.hpp"
 #include "util/file_lock.hpp"
@@ -24,6 +27,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <ftw.h>
+#include <functional>
 #include <map>
 #include <set>
 #include <sys/stat.h>
@@ -378,6 +382,71 @@ uint64_t tree_bytes(const std::string& path) {
   return total;
 }
 
+// gc.max_disk's measure of each workspace's tree, kept between runs (<berth>/gc-sizes.json) with
+// the watcher's token from just before the walk: while the watcher says nothing changed in the
+// tree since, the size stands and the tree (50k files, say) is not walked again. Without the
+// watcher, or when it cannot say, every run walks.
+class TreeSizes {
+public:
+  explicit TreeSizes(const Project& project)
+      : project_(project), file_(util::join(project.berth_dir(), "gc-sizes.json")),
+        watch_(project.config().get_bool("watch.enabled")) {
+    if (!watch_) return;
+    auto text = util::read_file(file_);
+    if (!text) return;
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_object()) cache_ = std::move(j);
+  }
+  TreeSizes(const TreeSizes&) = delete;
+  TreeSizes& operator=(const TreeSizes&) = delete;
+  ~TreeSizes() { save(); }
+
+  uint64_t bytes(const std::string& path) {
+    asked_ = true;
+    if (!watch_) return tree_bytes(path);
+    auto root = util::real_path(path);
+    if (!root) return tree_bytes(path);
+    std::string token;
+    if (auto it = cache_.find(*root); it != cache_.end() && it->is_object())
+      token = it->value("token", std::string());
+    // Asked before the walk: a change made during it is in the next answer.
+    auto answer = watch_hook(project_.common_dir(), *root, token);
+    if (!answer) return tree_bytes(path);
+    size_t nul = answer->find('\0');
+    kept_.insert(*root);
+    if (!token.empty() && nul + 1 == answer->size())
+      return cache_[*root].value("bytes", uint64_t{0});
+    uint64_t measured = tree_bytes(path);
+    cache_[*root] = {{"token", answer->substr(0, nul)}, {"bytes", measured}};
+    changed_ = true;
+    return measured;
+  }
+
+private:
+  // Only the trees measured this run are kept (the others' workspaces are gone).
+  void save() {
+    if (!watch_ || !asked_) return;
+    for (auto it = cache_.begin(); it != cache_.end();)
+      if (kept_.count(it.key())) {
+        ++it;
+      } else {
+        it = cache_.erase(it);
+        changed_ = true;
+      }
+    if (!changed_) return;
+    auto lock = Registry(project_.berth_dir()).lock();
+    if (lock) (void)util::write_file_atomic(file_, cache_.dump() + "\n");
+  }
+
+  const Project& project_;
+  std::string file_;
+  bool watch_;
+  bool asked_ = false;
+  bool changed_ = false;
+  nlohmann::json cache_ = nlohmann::json::object();
+  std::set<std::string> kept_;
+};
+
 std::string ago(int64_t seconds) {
   if (seconds >= 86400) return fmt::format("{}d", seconds / 86400);
   if (seconds >= 3600) return fmt::format("{}h", seconds / 3600);
@@ -394,7 +463,75 @@ std::string shadow_stem(const std::string& file) {
   return {};
 }
 
+// The watcher's state of trees that are no longer a workspace or a pool slot (moved away by hand,
+// or their record gone): it stops following them. Each tree is known by its folder's identity, so
+// a slot renamed into a workspace a moment ago is still live. Forgetting a tree that was live after
+// all costs only speed: the watcher answers its next question "/" and git looks at every file.
+void collect_watch_orphans(const Project& project, bool dry_run, GcReport& report,
+                           const std::function<bool()>& out_of_time) {
+  auto followed = watch_roots(project.common_dir());
+  if (followed.empty()) return;
+  std::set<std::pair<dev_t, ino_t>> live;
+  {
+    // Under the lock: a workspace being made, or a slot being taken, has its record meanwhile.
+    Registry registry(project.berth_dir());
+    auto lock = registry.lock();
+    if (!lock) return;
+    auto records = registry.load_all();
+    if (!records) return;
+    auto pool = pool_status(project);
+    if (!pool) return;
+    auto note = [&](const std::string& path) {
+      struct stat st {};
+      if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        live.insert({st.st_dev, st.st_ino});
+    };
+    for (const auto& w : *records)
+      note(w.path);
+    for (const auto& slot : pool->slots)
+      note(slot.path);
+  }
+  for (const auto& root : followed) {
+    if (live.count({root.dev, root.ino})) continue;
+    if (out_of_time()) break;
+    GcItem item{"orphan",
+                "watch",
+                "",
+                "",
+                root.path,
+                root.path.empty() ? "the watcher follows a tree moved away that is no workspace "
+                                    "or pool slot"
+                                  : "the watcher follows a tree that is no workspace or pool slot",
+                ""};
+    // Gone meanwhile (deleted, the watcher saw it): nothing left to do.
+    if (!dry_run && !watch_forget(project.common_dir(), root)) continue;
+    report.removed.push_back(item);
+  }
+}
+
 } // namespace
+
+// ---- orphans: private repositories of plain folders (docs/plain.md) ----
+// Of every plain folder, not only the project gc runs in: a folder deleted with nothing of
+// berth's left in it is reached from nowhere else. Never one with a workspace, a trash snapshot
+// or an interrupted accept (a gone folder's is reported as skipped); a folder still there goes
+// once unused for gc.older_than (only the snapshot cache is lost: its next `new` reads it whole).
+// The automatic pass leaves them (it must stay light).
+static Result<void> collect_plain_repositories(const Project& project, const GcOptions& options,
+                                               int64_t older_than, int64_t now, GcReport& report) {
+  if (options.automatic) return {};
+  for (const auto& o :
+       BERTH_TRY(plain_orphans(project.plain() ? project.common_dir() : "", older_than, now))) {
+    GcItem item{"orphan", "plain_repository", "", "", o.repository, o.reason, ""};
+    if (o.skipped) {
+      report.skipped.push_back(item);
+      continue;
+    }
+    if (!options.dry_run && !BERTH_TRY(remove_plain_orphan(o, older_than, now))) continue;
+    report.removed.push_back(item);
+  }
+  return {};
+}
 
 Result<GcReport> collect_garbage(const Project& project, const GcOptions& options) {
   GcReport report;
@@ -420,6 +557,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   if (!options.automatic) all = BERTH_TRY(list_workspaces(project));
   std::vector<QuotaCandidate> quota;
   std::vector<size_t> quota_index;
+  TreeSizes sizes(project);
   std::set<std::string> records; // slugs with a record: their shadow files are not orphans
   for (const auto& s : all)
     records.insert(name_slug(s.workspace.name));
@@ -467,7 +605,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
         } else {
           // Not old enough for "idle": still the quota's to take, oldest first.
           q.removable = in_use(s).empty();
-          if (max_disk > 0) q.bytes = tree_bytes(w.path);
+          if (max_disk > 0) q.bytes = sizes.bytes(w.path);
           quota.push_back(q);
           quota_index.push_back(i);
           continue;
@@ -475,7 +613,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       } else {
         // Dirty, no commits: never gc's. Counted against the quota, never removed by it.
         if (max_disk > 0 || max_workspaces > 0) {
-          quota.push_back({s.last_used, max_disk > 0 ? tree_bytes(w.path) : 0, false});
+          quota.push_back({s.last_used, max_disk > 0 ? sizes.bytes(w.path) : 0, false});
           quota_index.push_back(i);
         }
         continue;
@@ -498,7 +636,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       if (!counted.count(i) && !going.count(all[i].workspace.name) &&
           all[i].workspace.invalid.empty()) {
         quota.push_back(
-            {all[i].last_used, max_disk > 0 ? tree_bytes(all[i].workspace.path) : 0, false});
+            {all[i].last_used, max_disk > 0 ? sizes.bytes(all[i].workspace.path) : 0, false});
         quota_index.push_back(i);
       }
     for (size_t victim : quota_victims(quota, max_workspaces, max_disk)) {
@@ -612,6 +750,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
     if (!stem.empty() && !records.count(stem)) orphan_shadows[stem].push_back(file);
   }
   for (auto& [stem, files] : orphan_shadows) {
+    if (out_of_time()) break;
     std::string base = util::join(shadows, stem);
     GcItem item{"orphan", "shadow",    "",
                 "",       base + ".*", "the shadow index of a workspace that is gone",
@@ -635,8 +774,19 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
     report.removed.push_back(item);
   }
 
+  // The automatic pass out of time: the kinds left are for the next pass (not even listed).
+  if (out_of_time()) return report;
+  // ---- orphans: pool slots of a base or a repository that is gone, or no record claims ----
+  BERTH_TRY(collect_pool_orphans(project, options.dry_run, report, out_of_time));
+
+  if (out_of_time()) return report;
+  // ---- orphans: the watcher's state of trees that are gone ----
+  collect_watch_orphans(project, options.dry_run, report, out_of_time);
+
+  if (out_of_time()) return report;
   // ---- orphans: fork records whose attempts were all discarded one by one (not picked) ----
   for (const auto& fork : BERTH_TRY(load_forks(project))) {
+    if (out_of_time()) break;
     if (BERTH_TRY(fork_has_attempts(project, fork.task))) continue;
     GcItem item{"orphan",
                 "fork",
@@ -654,6 +804,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
     report.removed.push_back(item);
   }
 
+  if (out_of_time()) return report;
   // ---- expired trash ----
   auto snapshots = BERTH_TRY(list_snapshots(project, std::nullopt));
   std::erase_if(snapshots,
@@ -682,6 +833,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       }
     report.removed.push_back(item);
   }
+  BERTH_TRY(collect_plain_repositories(project, options, older_than, now, report));
   return report;
 }
 

@@ -55,7 +55,7 @@ struct GcOptions {
 /// One thing gc removed (or, with dry_run, would remove), or skipped.
 struct GcItem {
   std::string category; ///< landed, idle, orphan, expired, quota
-  std::string kind;     ///< workspace, snapshot, aside, shadow, worktree, fork
+  std::string kind;     ///< workspace, snapshot, aside, shadow, worktree, fork, pool-slot, watch
   std::string name;     ///< the workspace or snapshot name ("" for a bare file)
   std::string ref;      ///< a snapshot's ref
   std::string path;     ///< a tree or file

@@ -77,7 +77,8 @@ void Lease::release() {
   auto record = registry.load(name_slug(workspace_.name));
   if (!record || !*record) return;
   Workspace w = **record;
-  if (w.holder_pid != static_cast<int>(::getpid())) return; // not ours any more
+  // Not ours any more; or ours but no longer this lease's (pick's discard claimed it).
+  if (w.holder_pid != static_cast<int>(::getpid()) || w.state != State::busy) return;
   w.state = previous_;
   w.holder_pid = 0;
   w.holder_start = 0;

@@ -5,6 +5,7 @@
 #include "core/capture.hpp"
 #include "core/git.hpp"
 #include "core/name.hpp"
+#include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
 #include "core/workspace_git.hpp"
@@ -130,15 +131,46 @@ Result<void> write_excludes(const Project& project) {
   for (const auto& pattern : project.config().get_list("plain.ignore"))
     text += pattern + "\n";
   std::string file = util::join(project.common_dir(), "info/exclude");
-  if (util::read_file(file).value_or("") == text) return {};
+  std::string old = util::read_file(file).value_or("");
+  // The lines a setup.link adds (a symlink the folder's "dir/" rules do not cover) follow: kept.
+  if (auto links = old.find("\n# berth: setup.link\n"); links != std::string::npos)
+    text += old.substr(links + 1);
+  if (old == text) return {};
   (void)util::make_dirs(util::dirname(file));
   if (auto w = util::write_file_atomic(file, text); !w) return fail(ErrorCode::io_error, w.error());
+  return {};
+}
+
+// A git repository nested in the folder (a downloaded project with its own .git) is what `add`
+// would take as a gitlink, its files left out (or refuse whole, when it has no commit yet); the
+// user sees a folder of files, so its working files are taken as ordinary files instead, never
+// its .git (git takes no path named .git). Git walks into a folder that the index knows as a
+// folder, so each nested repository (listed by `ls-files -o` as "dir/", where ordinary folders'
+// files are listed one by one) gets a placeholder entry below it; the `add -A` that follows walks
+// it (its .gitignore files and plain.ignore apply) and drops the placeholder, which is on no disk.
+// Repositories nested in those come up on the next round.
+Result<void> open_nested_repositories(const Project& project) {
+  constexpr const char* placeholder = ".berth-nested-repository";
+  constexpr const char* empty_blob = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"; // sha1
+  for (int round = 0; round < 16; ++round) {
+    auto untracked =
+        BERTH_TRY(git(folder_call(project, {"ls-files", "-o", "--exclude-standard", "-z"})));
+    std::string info;
+    for (const auto& path : split_z(untracked.out))
+      if (!path.empty() && path.back() == '/')
+        info += fmt::format("100644 {} 0\t{}{}\n", empty_blob, path, placeholder);
+    if (info.empty()) return {};
+    GitCall add = folder_call(project, {"update-index", "--add", "--index-info"});
+    add.input = std::move(info);
+    BERTH_TRY(git(add));
+  }
   return {};
 }
 
 // The folder's tree now, through the private index (stat data: only changed files are hashed).
 Result<std::string> folder_tree(const Project& project) {
   BERTH_TRY(write_excludes(project));
+  BERTH_TRY(open_nested_repositories(project));
   BERTH_TRY(git(folder_call(project, {"add", "-A"})));
   return git_out(project.common_dir(), {"--git-dir=" + project.common_dir(), "write-tree"});
 }
@@ -313,7 +345,116 @@ Result<Merged> merge_trees(const Project& project, const std::string& base, cons
   return m;
 }
 
+// What keeps a private repository (gc): "" when nothing does. `idle_seconds` applies to a folder
+// that is still there.
+struct Keeper {
+  std::string why;
+  bool tell = false; ///< worth saying (the folder is gone, yet the repository stays)
+};
+Result<Keeper> keeper_of(const std::string& repo, const Marker& marker, int64_t idle_seconds,
+                         int64_t now, std::vector<std::string>* slots) {
+  bool gone = !util::exists(marker.folder);
+  auto keep = [&](std::string why) { return Keeper{std::move(why), gone}; };
+  std::string berth = util::join(repo, "berth");
+  if (util::exists(util::join(berth, "plain-accept.json"))) return keep("an interrupted accept");
+  auto records = BERTH_TRY(Registry(berth).load_all());
+  if (!records.empty()) return keep(fmt::format("{} workspace(s) of it", records.size()));
+  auto trash = BERTH_TRY(
+      git(GitCall{{"--git-dir=" + repo, "for-each-ref", "--format=%(refname)", "refs/berth/trash/"},
+                  repo,
+                  {},
+                  {},
+                  util::Stream::pipe}));
+  if (size_t n = split_lines(trash.out).size(); !chomp(trash.out).empty())
+    return keep(fmt::format("{} trash snapshot(s) of it (never dropped but by `berth trash` or "
+                            "`berth forget --force` in the folder)",
+                            n));
+  if (!gone) {
+    // Used: a snapshot (the index), a workspace made or discarded (the registry), a ref moved.
+    int64_t newest = 0;
+    for (const char* part : {"index", "berth", "berth/workspaces", "logs/HEAD", "refs/heads"}) {
+      struct stat st;
+      if (::stat(util::join(repo, part).c_str(), &st) == 0)
+        newest = std::max<int64_t>(newest, st.st_mtim.tv_sec);
+    }
+    if (now - newest < idle_seconds) return Keeper{"used lately", false};
+  }
+  // Its worktrees: warm pool slots only (<root>/.pool/slot-*); any other is a tree berth has no
+  // record of, never removed.
+  auto listed =
+      BERTH_TRY(git(GitCall{{"--git-dir=" + repo, "worktree", "list", "--porcelain", "-z"},
+                            repo,
+                            {},
+                            {},
+                            util::Stream::pipe}));
+  for (const auto& w : parse_worktree_list(listed.out)) {
+    if (w.bare || w.path == repo) continue;
+    if (util::basename(util::dirname(w.path)) != ".pool")
+      return keep(fmt::format("a worktree of it berth has no record of: {}", w.path));
+    if (slots) slots->push_back(w.path);
+  }
+  return Keeper{};
+}
+
 } // namespace
+
+Result<std::vector<PlainOrphan>> plain_orphans(const std::string& except, int64_t idle_seconds,
+                                               int64_t now) {
+  std::vector<std::string> names;
+  for (const auto& entry : util::DirEntries(plain_area()))
+    if (entry.name != "by-path") names.emplace_back(entry.name);
+  std::sort(names.begin(), names.end());
+  std::vector<PlainOrphan> out;
+  for (const auto& name : names) {
+    std::string repo = util::join(plain_area(), name);
+    auto marker = read_marker(repo);
+    if (!marker || util::real_path(repo).value_or(repo) == except) continue;
+    PlainOrphan o{marker->folder, repo, {}, {}, false};
+    Keeper k = BERTH_TRY(keeper_of(repo, *marker, idle_seconds, now, &o.slots));
+    if (!k.why.empty()) {
+      if (!k.tell) continue;
+      o.skipped = true;
+      o.reason = fmt::format("the private repository of {} (gone) stays: {}", o.folder, k.why);
+    } else {
+      o.reason = util::exists(o.folder)
+                     ? fmt::format("the private repository of {}: no workspace or trash snapshot "
+                                   "of it left, unused for over {}s",
+                                   o.folder, idle_seconds)
+                     : fmt::format("the private repository of {}, which is gone: no workspace or "
+                                   "trash snapshot of it left",
+                                   o.folder);
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+Result<bool> remove_plain_orphan(const PlainOrphan& orphan, int64_t idle_seconds, int64_t now) {
+  auto marker = read_marker(orphan.repository);
+  if (!marker) return false;
+  // Under its project lock: a `new` there waits, then finds no repository and makes a new one.
+  auto lock = BERTH_TRY(Registry(util::join(orphan.repository, "berth")).lock());
+  std::vector<std::string> slots;
+  if (!BERTH_TRY(keeper_of(orphan.repository, *marker, idle_seconds, now, &slots)).why.empty())
+    return false;
+  // The link first (as forget does): a crash after it leaves a repository nobody finds.
+  if (auto id = util::read_file(link_of(marker->folder));
+      id && chomp(*id) == util::basename(orphan.repository))
+    ::unlink(link_of(marker->folder).c_str());
+  for (const auto& slot : slots) {
+    (void)util::remove_tree(slot);
+    // The slot's folder, and the workspace root, when nothing else is left in them.
+    std::string pool = util::dirname(slot);
+    if (::rmdir(pool.c_str()) == 0) ::rmdir(util::dirname(pool).c_str());
+  }
+  if (auto gone = util::remove_tree(orphan.repository); !gone)
+    return fail(ErrorCode::io_error, gone.error());
+  return true;
+}
+
+GitCall plain_folder_call(const Project& project, std::vector<std::string> args) {
+  return folder_call(project, std::move(args));
+}
 
 std::string plain_folder_of(const std::string& common_dir) {
   if (!util::is_within(common_dir, plain_area())) return "";
@@ -461,19 +602,19 @@ Result<Forgotten> forget_plain(const Project& project, Force force) {
     return fail(ErrorCode::usage, "forget is for plain folders; this is a git repository",
                 "discard the workspaces you no longer want");
   Registry registry(project.berth_dir());
-  auto lock = BERTH_TRY(registry.lock());
-  auto records = BERTH_TRY(registry.load_all());
-  auto trash = BERTH_TRY(
-      git(repo_call(project, {"for-each-ref", "--format=%(refname)", "refs/berth/trash/"})));
-  std::vector<std::string> left;
-  left.reserve(records.size());
-  for (const auto& w : records)
-    left.push_back("workspace " + w.name);
-  // The trash goes with the repository: only when asked (--force), it cannot be restored after.
-  for (const auto& ref : split_lines(trash.out))
-    if (!ref.empty() && force == Force::no) left.push_back("trash " + ref);
-  if (util::exists(journal_of(project))) left.push_back("an interrupted accept");
-  if (!left.empty()) {
+  auto refuse_in_use = [&]() -> Result<void> {
+    auto records = BERTH_TRY(registry.load_all());
+    auto trash = BERTH_TRY(
+        git(repo_call(project, {"for-each-ref", "--format=%(refname)", "refs/berth/trash/"})));
+    std::vector<std::string> left;
+    left.reserve(records.size());
+    for (const auto& w : records)
+      left.push_back("workspace " + w.name);
+    // The trash goes with the repository: only when asked (--force), it cannot be restored after.
+    for (const auto& ref : split_lines(trash.out))
+      if (!ref.empty() && force == Force::no) left.push_back("trash " + ref);
+    if (util::exists(journal_of(project))) left.push_back("an interrupted accept");
+    if (left.empty()) return {};
     Error e{ErrorCode::plain_in_use,
             fmt::format("{} still has {} workspace(s) or trash snapshot(s) of berth's; nothing "
                         "was removed",
@@ -482,7 +623,19 @@ Result<Forgotten> forget_plain(const Project& project, Force force) {
             "snapshots too (they cannot be restored afterwards)",
             std::nullopt, left};
     return tl::unexpected(std::move(e));
+  };
+  {
+    auto lock = BERTH_TRY(registry.lock());
+    BERTH_TRY(refuse_in_use());
   }
+  // The warm pool's slots are worktrees of the repository (full copies of the folder): they go
+  // first (the drain takes the lock itself), with their folder and the workspace root when
+  // nothing else is left there.
+  (void)pool_drain(project);
+  if (std::string pool = util::join(project.workspace_root(), ".pool"); ::rmdir(pool.c_str()) == 0)
+    ::rmdir(project.workspace_root().c_str());
+  auto lock = BERTH_TRY(registry.lock());
+  BERTH_TRY(refuse_in_use()); // a `new` meanwhile keeps it
   Forgotten f{project.plain_folder(), project.common_dir()};
   // The link first: a crash after it leaves an orphan repository nobody finds, never a link to
   // half a repository.

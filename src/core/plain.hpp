@@ -5,9 +5,12 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "core/git.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace berth {
 
@@ -38,6 +41,28 @@ Result<std::string> plain_snapshot(const Project& project);
 /// base; journaled in <berth>/plain-accept.json.
 Result<Accepted> plain_accept(const Project& project, const Workspace& w,
                               const AcceptOptions& options, Accepted a);
+
+/// A git call on the plain folder (its private repository as git dir, the folder as work tree,
+/// plain.ignore as info/exclude, no hook of the user's): what is ignored there, what the
+/// snapshot leaves out. Reads only.
+GitCall plain_folder_call(const Project& project, std::vector<std::string> args);
+
+/// gc (docs/gc.md, docs/plain.md): a plain folder's private repository that nothing of berth's is
+/// left in (no workspace, no trash snapshot, no interrupted accept) and whose folder is gone, or
+/// was not used for `idle_seconds`. Its pool slots go with it.
+struct PlainOrphan {
+  std::string folder;             ///< the folder its marker names
+  std::string repository;         ///< the private repository
+  std::vector<std::string> slots; ///< its warm pool slots' trees
+  std::string reason;             ///< why it goes, or (skipped) why it stays
+  bool skipped = false;           ///< its folder is gone but something of berth's is left
+};
+/// Every private repository but `except`'s (the project gc runs in), in name order. Read only.
+Result<std::vector<PlainOrphan>> plain_orphans(const std::string& except, int64_t idle_seconds,
+                                               int64_t now);
+/// Removes one (its link, pool slots, repository), checked again under its lock: false when
+/// something of berth's appeared meanwhile (nothing removed).
+Result<bool> remove_plain_orphan(const PlainOrphan& orphan, int64_t idle_seconds, int64_t now);
 
 /// The note front ends show before a command when an accept into the folder was interrupted
 /// ("" when none).

@@ -35,6 +35,8 @@
 #include <algorithm>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sys/resource.h>
@@ -125,6 +127,13 @@ std::vector<SlotRecord> load_slots(const Project& project) {
 }
 
 void forget_slot(const Project& project, const SlotRecord& r) {
+  // A slot record copied with the repository (`cp -a`, the original kept): the tree is the
+  // original's slot. Only this copy's record and git's copied admin dir for it go.
+  if (owned_by_another_repository(project, r.slot.git_dir, r.slot.path)) {
+    drop_copied_admin_dirs(project, r.slot.path);
+    ::unlink(record_path(project, r.slot.id).c_str());
+    return;
+  }
   // Nothing planted in its admin dir may hang the removal.
   if (util::is_directory(r.slot.git_dir)) (void)move_hostile_aside(r.slot.git_dir);
   (void)git_status_of(
@@ -540,6 +549,10 @@ Result<std::optional<TakenSlot>> claim_pool_slot(const Project& project, const s
   // Slots are used whenever there are some (even made by hand with pool.size = 0).
   for (auto& r : load_slots(project)) {
     if (r.slot.state != "ready" || !util::is_directory(r.slot.path)) continue;
+    if (owned_by_another_repository(project, r.slot.git_dir, r.slot.path)) {
+      forget_slot(project, r);
+      continue;
+    }
     if (r.setup_key != setup_key) continue;
     // The repository was moved: the slot's admin dir is git's one now, where git's links prove it
     // (after `git worktree repair`); a slot they do not is dropped (it holds no one's work).
@@ -708,6 +721,168 @@ std::optional<std::string> missing_helper_warning(const Project& project) {
                                    : "the watcher is off");
 }
 
+namespace {
+
+// The repository a pool slot's `.git` file names is gone: its admin dir's repository
+// (".../<common>/worktrees/<id>", two levels up) no longer exists. Read by hand: the target is
+// gone, so read_gitfile (which resolves it) cannot say.
+bool slot_of_vanished_repository(const std::string& path) {
+  std::string gitfile = util::join(path, ".git");
+  if (util::is_symlink(gitfile)) return false;
+  std::string text = chomp(util::read_file(gitfile).value_or(""));
+  if (text.rfind("gitdir: ", 0) != 0) return false;
+  std::string worktrees =
+      util::dirname(util::lexically_normal(util::absolute(text.substr(8), path)));
+  return util::basename(worktrees) == "worktrees" && !util::exists(util::dirname(worktrees));
+}
+
+// Is a slot's base commit gone: no object any more, or on no branch, tag or remote branch (the
+// branch it was made from was deleted or rewritten)? A git call that fails keeps the slot.
+bool base_gone(const Project& project, const std::string& commit, const std::string& head,
+               std::map<std::string, bool>& known) {
+  if (commit.empty() || commit == head) return false;
+  if (auto it = known.find(commit); it != known.end()) return it->second;
+  bool gone = false;
+  auto exists = git_status_of(repo_call(project, {"cat-file", "-e", commit + "^{commit}"}));
+  if (exists && !exists->ok()) {
+    gone = true;
+  } else if (exists) {
+    auto on =
+        git_status_of(repo_call(project, {"for-each-ref", "--count=1", "--format=x", "--contains",
+                                          commit, "refs/heads", "refs/tags", "refs/remotes"}));
+    gone = on && on->ok() && on->out.empty();
+  }
+  return known[commit] = gone;
+}
+
+struct PoolOrphan {
+  std::string path;
+  std::string reason;
+  std::optional<SlotRecord> record; ///< a slot of ours with a record
+  bool vanished_repository = false; ///< a slot of a repository that no longer exists
+};
+
+// Why a slot record is an orphan ("" when it is not; a slot a live filler is making never is).
+std::string record_orphan_reason(const Project& project, const SlotRecord& r,
+                                 const std::string& head, std::map<std::string, bool>& known) {
+  if (r.slot.state != "ready")
+    return util::process_alive(r.pid, r.pid_start) ? std::string()
+                                                   : "half made: the process filling it died";
+  if (!util::is_directory(r.slot.path)) return "its directory is gone";
+  if (base_gone(project, r.slot.commit, head, known))
+    return fmt::format("its base commit {} is on no branch or tag any more",
+                       r.slot.commit.substr(0, 12));
+  return {};
+}
+
+// The pool folders to look in: each of the project's roots' `.pool`, then those of the sibling
+// folders of its default root (other projects' roots), looked at only for slots of a repository
+// that no longer exists.
+std::vector<std::pair<std::string, bool>> pool_folders(const Project& project) {
+  std::vector<std::pair<std::string, bool>> folders;
+  std::set<std::string> ours;
+  for (const auto& root : workspace_roots(project)) {
+    ours.insert(util::lexically_normal(root));
+    folders.emplace_back(util::join(root, ".pool"), true);
+  }
+  std::string parent = util::dirname(util::lexically_normal(project.default_workspace_root()));
+  for (const auto& e : util::DirEntries(parent)) {
+    std::string sibling = util::join(parent, std::string(e.name));
+    if (!ours.count(sibling) && util::is_directory(util::join(sibling, ".pool")))
+      folders.emplace_back(util::join(sibling, ".pool"), false);
+  }
+  return folders;
+}
+
+std::vector<PoolOrphan> find_pool_orphans(const Project& project, std::vector<GcItem>& skipped,
+                                          const std::function<bool()>& out_of_time) {
+  std::vector<PoolOrphan> found;
+  std::string head = main_head(project).value_or("");
+  std::map<std::string, bool> known;
+  std::set<std::string> claimed;
+  for (auto& r : load_slots(project)) {
+    claimed.insert(util::lexically_normal(r.slot.path));
+    if (out_of_time()) break;
+    std::string why = record_orphan_reason(project, r, head, known);
+    if (why.empty()) {
+      // Only a slot that would be an orphan but for its filler is worth saying so.
+      if (r.slot.state != "ready" && base_gone(project, r.slot.commit, head, known))
+        skipped.push_back({"orphan", "pool-slot", r.slot.id, "", r.slot.path,
+                           fmt::format("in use: process {} is filling it", r.pid), ""});
+      continue;
+    }
+    found.push_back({r.slot.path, why, r, false});
+  }
+  for (const auto& [folder, ours] : pool_folders(project)) {
+    for (const auto& e : util::DirEntries(folder)) {
+      if (out_of_time()) return found;
+      std::string name(e.name), path = util::join(folder, name);
+      if (name.rfind("slot-", 0) != 0 || claimed.count(util::lexically_normal(path))) continue;
+      if (slot_of_vanished_repository(path)) {
+        found.push_back({path, "a pool slot of a repository that no longer exists", {}, true});
+      } else if (ours && !read_gitfile(path).empty() && !admin_dir_naming(project, path).empty()) {
+        found.push_back({path, "a pool slot no record claims (left by a crash)", {}, false});
+      }
+    }
+  }
+  return found;
+}
+
+} // namespace
+
+Result<void> collect_pool_orphans(const Project& project, bool dry_run, GcReport& report,
+                                  const std::function<bool()>& out_of_time) {
+  auto found = find_pool_orphans(project, report.skipped, out_of_time);
+  if (found.empty()) return {};
+  Registry registry(project.berth_dir());
+  std::string head = dry_run ? std::string() : main_head(project).value_or("");
+  std::map<std::string, bool> known;
+  for (auto& o : found) {
+    GcItem item{"orphan", "pool-slot", o.record ? o.record->slot.id : util::basename(o.path),
+                "",       o.path,      o.reason,
+                ""};
+    if (!dry_run) {
+      // Decided again under the lock: a slot taken, refilled or claimed meanwhile stays.
+      auto lock = BERTH_TRY(registry.lock());
+      auto slots = load_slots(project);
+      auto now = std::find_if(slots.begin(), slots.end(), [&](const SlotRecord& r) {
+        return util::lexically_normal(r.slot.path) == util::lexically_normal(o.path);
+      });
+      if (o.record) {
+        if (now == slots.end() || now->slot.state != o.record->slot.state ||
+            record_orphan_reason(project, *now, head, known).empty())
+          continue;
+        std::string git_dir = now->slot.git_dir;
+        forget_slot(project, *now);
+        // Its directory gone, git may not remove its admin dir by path: ours, removed here.
+        auto worktrees = util::real_path(util::join(project.common_dir(), "worktrees"));
+        if (!git_dir.empty() && !util::exists(now->slot.path) && worktrees &&
+            util::dirname(util::lexically_normal(git_dir)) == *worktrees)
+          (void)util::remove_tree(git_dir);
+      } else if (now != slots.end()) {
+        continue;
+      } else if (o.vanished_repository) {
+        if (!util::remove_tree(o.path)) {
+          item.reason = "it could not be deleted";
+          report.skipped.push_back(item);
+          continue;
+        }
+        // The folders it leaves empty go too (rmdir removes only an empty one).
+        ::rmdir(util::dirname(o.path).c_str());
+        ::rmdir(util::dirname(util::dirname(o.path)).c_str());
+      } else {
+        SlotRecord r;
+        r.slot.id = util::basename(o.path);
+        r.slot.path = o.path;
+        r.slot.git_dir = read_gitfile(o.path);
+        forget_slot(project, r);
+      }
+    }
+    report.removed.push_back(item);
+  }
+  return {};
+}
+
 Result<PoolStatus> pool_fill_background(const Project& project) {
   // One filler at a time per project. A second one waits its turn rather than leaving: the
   // running one may already have looked at the trash this second one was started for.
@@ -729,7 +904,11 @@ Result<PoolStatus> pool_fill_background(const Project& project) {
   if (project.config().get_bool("gc.auto")) {
     GcOptions light;
     light.automatic = true;
-    (void)collect_garbage(project, light);
+    auto collected = collect_garbage(project, light);
+    // Slots it dropped (their base is gone) are made again, at today's commit.
+    if (collected && std::any_of(collected->removed.begin(), collected->removed.end(),
+                                 [](const GcItem& i) { return i.kind == "pool-slot"; }))
+      filled = pool_fill(project, project.config().get_int("pool.size"));
   }
   return filled;
 }

@@ -4,11 +4,14 @@
 
 #include "berth/berth.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace berth {
+
+struct GcReport;
 
 struct TakenSlot {
   std::string id;      ///< the slot's id (its shadow index goes by it: hand_over_shadow)
@@ -28,6 +31,16 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
 
 /// Where the pool keeps its records and locks: <common>/berth/pool (the trash lock too).
 std::string pool_records_dir(const Project& project);
+
+/// gc's pool orphans (docs/gc.md), each reported in `report` as removed (with `dry_run`: would be)
+/// or skipped with the reason: a ready slot whose directory is gone, or whose base commit is on no
+/// branch, tag or remote branch any more (the branch it was made from was deleted or rewritten); a
+/// half-made slot whose filler died; a folder in one of the project's `.pool` folders no record
+/// claims; and a slot, in the `.pool` folder of a sibling of the project's default root, of a
+/// repository that no longer exists. A slot a live filler is making is skipped. The real run
+/// decides again under the project lock. `out_of_time` stops it early (the automatic pass).
+Result<void> collect_pool_orphans(const Project& project, bool dry_run, GcReport& report,
+                                  const std::function<bool()>& out_of_time);
 
 /// When the project has no helper executable (Project::helper) for the background work its
 /// config asks for (pool.size > 0, watch.enabled): the warning create and discard report.

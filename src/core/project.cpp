@@ -356,7 +356,8 @@ Result<Project> Project::open(const ProjectOptions& options) {
                             util::home_dir()),
                 "set HOME (or XDG_DATA_HOME and XDG_CONFIG_HOME) to an absolute path");
   std::string user_file = util::join(util::config_home(), "berth/config.toml");
-  std::string repo_file = p.bare_ ? std::string() : util::join(p.main_worktree_, ".berth.toml");
+  std::string repo_file =
+      p.setup_source().empty() ? std::string() : util::join(p.setup_source(), ".berth.toml");
   p.config_ = BERTH_TRY(Config::load(user_file, repo_file, options.config_flags));
 
   std::string leaf =

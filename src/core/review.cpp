@@ -23,16 +23,15 @@
 
 namespace berth {
 
-Result<std::vector<FileChange>> changes_between(const Project& project, const std::string& from,
-                                                const std::string& to) {
-  auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--raw", from, to})));
-  auto num =
-      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--numstat", from, to})));
+namespace {
+
+// The file list from diff-tree's `--raw -z` and `--numstat -z` outputs of the same two trees.
+std::vector<FileChange> file_changes(const std::string& raw, const std::string& numstat) {
   std::map<std::string, NumStat> counts;
-  for (auto& n : parse_numstat(num.out))
+  for (auto& n : parse_numstat(numstat))
     counts[n.path] = n;
   std::vector<FileChange> files;
-  for (const auto& c : parse_diff_raw(raw.out)) {
+  for (const auto& c : parse_diff_raw(raw)) {
     FileChange f;
     f.path = c.path;
     f.old_path = c.old_path;
@@ -47,6 +46,21 @@ Result<std::vector<FileChange>> changes_between(const Project& project, const st
     files.push_back(std::move(f));
   }
   return files;
+}
+
+// The patch `berth diff` shows: whole object ids and binary hunks, so that `git apply` takes it.
+std::vector<std::string> patch_args(const std::string& from, const std::string& to) {
+  return {"diff-tree", "-p", "--binary", "--full-index", "-M", "--no-color", from, to};
+}
+
+} // namespace
+
+Result<std::vector<FileChange>> changes_between(const Project& project, const std::string& from,
+                                                const std::string& to) {
+  auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--raw", from, to})));
+  auto num =
+      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--numstat", from, to})));
+  return file_changes(raw.out, num.out);
 }
 
 Result<std::string> review_base(const Project& project, const Workspace& w,
@@ -89,8 +103,7 @@ bool path_wanted(const std::string& path, const std::vector<std::string>& wanted
 
 } // namespace
 
-Result<Diff> diff_workspace(const Project& project, std::string_view name,
-                            const DiffOptions& options) {
+Result<Diff> diff_ends(const Project& project, std::string_view name, const DiffOptions& options) {
   Workspace w = BERTH_TRY(usable_workspace(project, name));
   Captured now = BERTH_TRY(capture(project, w));
   BERTH_TRY(refuse_unrecordable(w, now));
@@ -120,9 +133,15 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
   } else {
     d.from = BERTH_TRY(review_base(project, w, now.head));
   }
+  d.format = options.format;
+  return d;
+}
+
+Result<Diff> diff_workspace(const Project& project, std::string_view name,
+                            const DiffOptions& options) {
+  Diff d = BERTH_TRY(diff_ends(project, name, options));
   d.files = BERTH_TRY(changes_between(project, d.from, d.to_tree));
-  std::vector<std::string> args{"diff-tree", "-p",         "--binary", "--full-index",
-                                "-M",        "--no-color", d.from,     d.to_tree};
+  std::vector<std::string> args = patch_args(d.from, d.to_tree);
   if (!options.paths.empty()) {
     std::erase_if(d.files, [&](const FileChange& f) {
       return !path_wanted(f.path, options.paths) && !path_wanted(f.old_path, options.paths);
@@ -135,10 +154,98 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
       if (!f.old_path.empty()) args.push_back(":(literal)" + f.old_path);
     }
   }
-  d.format = options.format;
   if (options.format == DiffFormat::patch && !d.files.empty())
     d.patch = BERTH_TRY(git(repo_call(project, std::move(args)))).out;
   return d;
+}
+
+namespace {
+
+// The sections of a `diff-tree --stdin` output: each of `headers` ("TREE TREE", in order) begins
+// a line (at the start, or after a newline or, in -z output, a NUL) and ends with one; what
+// follows it up to the next is its section. Nullopt when one is not found where it must be.
+std::optional<std::vector<std::string>> split_sections(const std::string& out,
+                                                       const std::vector<std::string>& headers) {
+  auto ends_line = [&](size_t at) {
+    return at < out.size() && (out[at] == '\n' || out[at] == '\0');
+  };
+  std::vector<std::pair<size_t, size_t>> spans; // header's start, section's start
+  size_t at = 0;
+  for (const auto& h : headers) {
+    size_t found = out.find(h, at);
+    while (found != std::string::npos &&
+           ((found != 0 && out[found - 1] != '\n' && out[found - 1] != '\0') ||
+            !ends_line(found + h.size())))
+      found = out.find(h, found + 1);
+    if (found == std::string::npos || (spans.empty() && found != 0)) return std::nullopt;
+    spans.emplace_back(found, found + h.size() + 1);
+    at = found + h.size() + 1;
+  }
+  std::vector<std::string> sections;
+  for (size_t i = 0; i < spans.size(); ++i) {
+    size_t end = i + 1 < spans.size() ? spans[i + 1].first : out.size();
+    sections.push_back(out.substr(spans[i].second, end - spans[i].second));
+  }
+  return sections;
+}
+
+} // namespace
+
+Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs) {
+  if (diffs.empty()) return {};
+  // The trees the diffs start from (diff-tree --stdin compares two trees, not a commit and a
+  // tree): one rev-parse for all.
+  std::vector<std::string> froms;
+  for (const Diff* d : diffs)
+    if (std::find(froms.begin(), froms.end(), d->from) == froms.end()) froms.push_back(d->from);
+  std::vector<std::string> args{"rev-parse"};
+  for (const auto& from : froms)
+    args.push_back(from + "^{tree}");
+  auto parsed = BERTH_TRY(git(repo_call(project, args)));
+  std::map<std::string, std::string> tree_of;
+  size_t at = 0;
+  for (const auto& from : froms) {
+    size_t nl = parsed.out.find('\n', at);
+    if (nl == std::string::npos) return fail(ErrorCode::git_failed, "rev-parse: short output");
+    tree_of[from] = parsed.out.substr(at, nl - at);
+    at = nl + 1;
+  }
+  std::string input;
+  std::vector<std::string> headers;
+  bool patches = false;
+  for (const Diff* d : diffs) {
+    headers.push_back(tree_of[d->from] + " " + d->to_tree);
+    input += headers.back() + "\n";
+    patches = patches || d->format == DiffFormat::patch;
+  }
+  auto batch = [&](std::vector<std::string> batch_args) -> Result<std::string> {
+    GitCall call = repo_call(project, std::move(batch_args));
+    call.input = input;
+    return BERTH_TRY(git(call)).out;
+  };
+  auto raw = BERTH_TRY(batch({"diff-tree", "--stdin", "-r", "-z", "-M", "--raw"}));
+  auto num = BERTH_TRY(batch({"diff-tree", "--stdin", "-r", "-z", "-M", "--numstat"}));
+  std::string patch;
+  if (patches) {
+    patch = BERTH_TRY(
+        batch({"diff-tree", "--stdin", "-p", "--binary", "--full-index", "-M", "--no-color"}));
+  }
+  auto raws = split_sections(raw, headers);
+  auto nums = split_sections(num, headers);
+  auto texts = patches ? split_sections(patch, headers) : std::vector<std::string>(diffs.size());
+  for (size_t i = 0; i < diffs.size(); ++i) {
+    Diff& d = *diffs[i];
+    if (raws && nums && texts) {
+      d.files = file_changes((*raws)[i], (*nums)[i]);
+      if (d.format == DiffFormat::patch && !d.files.empty()) d.patch = (*texts)[i];
+      continue;
+    }
+    // An output that does not split as it must (never seen): each diff on its own.
+    d.files = BERTH_TRY(changes_between(project, d.from, d.to_tree));
+    if (d.format == DiffFormat::patch && !d.files.empty())
+      d.patch = BERTH_TRY(git(repo_call(project, patch_args(d.from, d.to_tree)))).out;
+  }
+  return {};
 }
 
 Result<std::vector<Overlap>> find_overlaps(const Project& project) {
@@ -199,6 +306,22 @@ Result<std::vector<Overlap>> find_overlaps(const Project& project) {
       result.push_back(std::move(o));
     }
   return result;
+}
+
+Result<std::map<std::string, std::string>> diff_colors(const Project& project) {
+  std::map<std::string, std::string> colors;
+  // git's own defaults; `git config --get-color` turns a setting (`bold red`, `#ff0000 ul`) into
+  // its escape sequence, so every syntax git accepts works.
+  for (const auto& [slot, fallback] : {std::pair<const char*, const char*>{"meta", "bold"},
+                                       {"frag", "cyan"},
+                                       {"old", "red"},
+                                       {"new", "green"},
+                                       {"context", ""}}) {
+    auto r = BERTH_TRY(git(repo_call(
+        project, {"config", "--get-color", fmt::format("color.diff.{}", slot), fallback})));
+    colors[slot] = r.out;
+  }
+  return colors;
 }
 
 Result<DiffPresentation> diff_presentation(const Project& project, bool stdout_is_tty, bool color,

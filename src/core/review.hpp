@@ -12,6 +12,15 @@ namespace berth {
 Result<std::vector<FileChange>> changes_between(const Project& project, const std::string& from,
                                                 const std::string& to);
 
+/// A workspace's diff without its files and patch: its current state captured and where its
+/// own change starts (from, to_tree, head, uncommitted, nested). fill_diffs adds the rest.
+/// (`options.paths` is not applied: diff_workspace does that.)
+Result<Diff> diff_ends(const Project& project, std::string_view name, const DiffOptions& options);
+
+/// The files (and, for those asking for a patch, the patches) of several diffs made by
+/// diff_ends, in four git calls for all of them rather than three each.
+Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs);
+
 /// Where a workspace's own change starts: its base, or after `sync` the last target merged in.
 Result<std::string> review_base(const Project& project, const Workspace& workspace,
                                 const std::string& head);

@@ -150,6 +150,12 @@ Result<PreparedSandbox> enter_sandbox(const Project& project, const Workspace& w
                          {paths.cache_dir},
                          paths.hidden,
                          paths.stub_dir};
+  // The run's own workspace's .env copies stay readable: set-up copied them there for its tests.
+  if (auto own = util::real_path(w.path))
+    std::erase_if(request.hidden, [&](const std::string& h) {
+      std::string name = util::basename(h);
+      return util::is_within(h, *own) && (name == ".env" || name.rfind(".env.", 0) == 0);
+    });
   request.writable.insert(request.writable.end(), paths.writable.begin(), paths.writable.end());
   auto prepared = prepare_sandbox(request);
   if (!prepared) {

@@ -108,8 +108,17 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   // (a test server and its client) while the host's loopback, its abstract unix sockets and every
   // other address are out of reach. Without one, Landlock and seccomp can only refuse all of
   // TCP and UDP, loopback included: best-effort says so.
+  bool own_unix = false;
   if (net_off) {
     auto network = prepare_private_network();
+    if (network && network->mount_namespace) {
+      // The host's unix sockets covered in the run's mount namespace; the run's own work.
+      if (auto sockets = host_unix_sockets({})) {
+        network->covers = std::move(*sockets);
+        network->cover_with = util::join(request.stub_dir, "file");
+        own_unix = !request.stub_dir.empty();
+      }
+    }
     if (network) {
       prepared.layers.push_back(
           network->user_namespace
@@ -124,6 +133,10 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
     }
   }
   const bool private_network = state->network.has_value();
+  if (own_unix)
+    prepared.layers.push_back(
+        fmt::format("mount namespace: the host's {} unix sockets covered; the run's own work",
+                    state->network->covers.size()));
 
   auto ruleset = build_landlock_ruleset(dirs, request.hidden, net_off && !private_network, net_off);
   bool landlock_tcp = false;
@@ -150,7 +163,7 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   // raw sockets and TCP too where Landlock is too old for it.
   SeccompPolicy policy;
   if (net_off) {
-    policy.deny_unix = true;
+    policy.deny_unix = !own_unix;
     policy.deny_other_families = true;
     policy.allow_netlink = private_network;
     // Root could otherwise join the host's network namespace again (setns on /proc/1/ns/net).
@@ -165,13 +178,14 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   if (!program) {
     prepared.missing.push_back(program.error().message);
     if (net_off && !private_network && !landlock_tcp) prepared.missing.push_back("network: tcp");
-    if (net_off) prepared.missing.push_back("network: unix sockets by path");
+    if (net_off && !own_unix) prepared.missing.push_back("network: unix sockets by path");
     if (net_off && !private_network) prepared.missing.push_back("network: udp");
   } else {
     state->seccomp = std::move(*program);
     if (net_off)
       prepared.layers.push_back(
-          private_network   ? "seccomp: unix sockets, and families other than inet and netlink"
+          own_unix          ? "seccomp: families other than inet, unix and netlink"
+          : private_network ? "seccomp: unix sockets, and families other than inet and netlink"
           : policy.deny_tcp ? "seccomp: tcp, udp, raw, netlink and unix sockets"
                             : "seccomp: udp, raw, netlink and unix sockets");
     prepared.layers.push_back("seccomp: terminal injection (TIOCSTI, TIOCLINUX)");
@@ -201,13 +215,20 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
                 "use --sandbox=best-effort");
   // bwrap's network namespace already cuts TCP, UDP and abstract sockets (and bwrap needs a
   // netlink socket to bring up its loopback); what crosses it is a unix socket by path.
+  // The host's unix sockets are covered in bwrap's mount namespace (those inside a hidden path
+  // are under its stub already), so the run's own may work; where the table of them cannot be
+  // read, every unix socket stays refused.
+  std::optional<std::vector<std::string>> covers;
+  if (request.network == Network::off && !request.stub_dir.empty())
+    covers = host_unix_sockets(request.hidden);
   SeccompPolicy policy;
-  policy.deny_unix = request.network == Network::off;
+  policy.deny_unix = request.network == Network::off && !covers;
   auto state = std::make_shared<ChildState>();
   state->seccomp = BERTH_TRY(build_seccomp_filter(policy));
 
   PreparedSandbox prepared;
-  prepared.argv_prefix = bwrap_argv(bwrap, dirs, request.hidden, request.stub_dir, request.network);
+  prepared.argv_prefix = bwrap_argv(bwrap, dirs, request.hidden, request.stub_dir, request.network,
+                                    covers ? *covers : std::vector<std::string>{});
   prepared.child_state = state;
   prepared.apply_in_child = child_function(state);
 
@@ -233,7 +254,11 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
     prepared.layers.push_back(fmt::format("bwrap: {} hidden paths covered", request.hidden.size()));
   if (request.network == Network::off) {
     prepared.layers.push_back("bwrap: network namespace (tcp, udp, abstract unix sockets)");
-    prepared.layers.push_back("seccomp: unix sockets");
+    if (covers)
+      prepared.layers.push_back(fmt::format(
+          "bwrap: the host's {} unix sockets covered; the run's own work", covers->size()));
+    else
+      prepared.layers.push_back("seccomp: unix sockets");
   }
   prepared.layers.push_back("seccomp: terminal injection (TIOCSTI, TIOCLINUX)");
   prepared.layers.push_back("new session");

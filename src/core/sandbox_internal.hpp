@@ -9,6 +9,7 @@
 #include "util/try.hpp"
 
 #include <linux/filter.h>
+#include <optional>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -76,7 +77,19 @@ int seccomp_load_program(const SeccompProgram& program);
 struct PrivateNetwork {
   bool user_namespace = false;  ///< inside a user namespace of its own (not root)
   std::string uid_map, gid_map; ///< with user_namespace: the caller's own ids, mapped to themselves
+  /// Also a mount namespace of its own (mounts made private), in which each of `covers` (the
+  /// host's unix sockets by path) is covered by `cover_with`: the run may then use unix sockets
+  /// of its own. False where the kernel refuses one: unix sockets stay refused (seccomp).
+  bool mount_namespace = false;
+  std::vector<std::string> covers;
+  std::string cover_with;
 };
+
+/// The paths of the unix sockets bound in this network namespace now (/proc/net/unix: every
+/// listening or bound path socket of the host's processes), absolute and still sockets; none
+/// beneath `except` (paths already covered whole). Read in the parent; nullopt when the table
+/// cannot be read (then nothing may be allowed on the strength of it).
+std::optional<std::vector<std::string>> host_unix_sockets(const std::vector<std::string>& except);
 
 /// In the parent: find out (in a throw-away child) how a private network namespace can be had
 /// here. Error{sandbox_unavailable} says what is missing.
@@ -84,7 +97,7 @@ Result<PrivateNetwork> prepare_private_network();
 
 /// In the child: enter a new network namespace (and user namespace) and bring its loopback up.
 /// Async-signal-safe; 0 or an errno value, and the failed step in `failed_step` (1 unshare,
-/// 2 setgroups, 3 uid_map, 4 gid_map, 5 loopback).
+/// 2 setgroups, 3 uid_map, 4 gid_map, 5 loopback, 6 private mounts, 7 covering a socket).
 int enter_private_network(const PrivateNetwork& plan, int* failed_step = nullptr);
 
 // ---- bubblewrap --------------------------------------------------------------------------------
@@ -97,6 +110,7 @@ std::string find_bwrap();
 std::vector<std::string> bwrap_argv(const std::string& bwrap,
                                     const std::vector<std::string>& writable_dirs,
                                     const std::vector<std::string>& hidden,
-                                    const std::string& stub_dir, Network network);
+                                    const std::string& stub_dir, Network network,
+                                    const std::vector<std::string>& unix_covers);
 
 } // namespace berth::sandbox

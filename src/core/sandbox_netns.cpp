@@ -7,8 +7,19 @@
 // (CLONE_NEWUSER), which maps its own uid and gid and nothing else; after exec a non-zero uid
 // keeps no capability in it. Root creates the network namespace directly, and falls back to a
 // user namespace where it lacks CAP_SYS_ADMIN (a container).
+//
+// Unix sockets by path are not scoped by the network namespace: a connect(2) to /run/docker.sock
+// or $SSH_AUTH_SOCK reaches the host from any namespace, and Landlock cannot refuse it before ABI
+// 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX). So the child also gets a mount namespace of its own in
+// which every unix socket the host has bound (/proc/net/unix, read just before) is covered by an
+// empty file: a connect there finds no socket. The run's own sockets (bound in its writable
+// directories, after it started) work. Without a mount namespace, socket(AF_UNIX) stays refused.
+#include "core/git.hpp"
 #include "core/sandbox_internal.hpp"
+#include "util/atomic_file.hpp"
+#include "util/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -16,7 +27,9 @@
 #include <net/if.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +56,10 @@ const char* step_name(int step) {
     return "/proc/self/uid_map";
   case 4:
     return "/proc/self/gid_map";
+  case 6:
+    return "making the mount namespace private";
+  case 7:
+    return "covering a host unix socket";
   default:
     return "bringing up the loopback interface";
   }
@@ -88,7 +105,8 @@ int enter_private_network(const PrivateNetwork& plan, int* failed_step) {
     if (failed_step) *failed_step = step;
     return error;
   };
-  if (::unshare(CLONE_NEWNET | (plan.user_namespace ? CLONE_NEWUSER : 0)) != 0)
+  if (::unshare(CLONE_NEWNET | (plan.user_namespace ? CLONE_NEWUSER : 0) |
+                (plan.mount_namespace ? CLONE_NEWNS : 0)) != 0)
     return failed(errno);
   if (plan.user_namespace) {
     // Writing gid_map unprivileged needs setgroups(2) denied first (absent before Linux 3.19).
@@ -101,6 +119,20 @@ int enter_private_network(const PrivateNetwork& plan, int* failed_step) {
     step = 4;
     if (int error = write_proc_file("/proc/self/gid_map", plan.gid_map); error != 0)
       return failed(error);
+  }
+  if (plan.mount_namespace) {
+    // Private first: a cover must never propagate back to the host's mount namespace.
+    step = 6;
+    if (::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return failed(errno);
+    // Not remounted read-only: a user namespace may not drop the locked nosuid/nodev of the
+    // stub's filesystem; the stub is mode 000 and Landlock keeps it unwritable anyway (its rights
+    // are those of the covered path), and a sandboxed process may not unmount (Landlock).
+    step = 7;
+    for (const auto& target : plan.covers)
+      // Gone since the listing (its server stopped): nothing to cover.
+      if (::mount(plan.cover_with.c_str(), target.c_str(), nullptr, MS_BIND, nullptr) != 0 &&
+          errno != ENOENT)
+        return failed(errno);
   }
   // A new namespace's loopback is down; up, the kernel gives it 127.0.0.1 and ::1. An ioctl, not
   // `ip link set lo up`: no program is needed and nothing is exec'd before the sandbox is whole.
@@ -120,6 +152,31 @@ int enter_private_network(const PrivateNetwork& plan, int* failed_step) {
   return error == 0 ? 0 : failed(error);
 }
 
+std::optional<std::vector<std::string>> host_unix_sockets(const std::vector<std::string>& except) {
+  std::vector<std::string> paths;
+  auto table = util::read_file("/proc/net/unix");
+  if (!table) return std::nullopt;
+  // "Num RefCount Protocol Flags Type St Inode Path": the path is the rest of the line after
+  // seven fields (it may hold spaces); "@..." is abstract, a relative path cannot be placed.
+  for (const auto& line : split_lines(*table)) {
+    size_t at = 0;
+    for (int field = 0; field < 7 && at != std::string::npos; ++field) {
+      at = line.find_first_not_of(' ', at);
+      if (at != std::string::npos) at = line.find(' ', at);
+    }
+    if (at == std::string::npos) continue;
+    std::string path = line.substr(at + 1);
+    if (path.empty() || path.front() != '/') continue;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
+    bool skip = std::find(paths.begin(), paths.end(), path) != paths.end();
+    for (const auto& covered : except)
+      skip = skip || util::is_within(path, covered);
+    if (!skip) paths.push_back(path);
+  }
+  return paths;
+}
+
 Result<PrivateNetwork> prepare_private_network() {
   PrivateNetwork direct;
   PrivateNetwork nested;
@@ -127,10 +184,14 @@ Result<PrivateNetwork> prepare_private_network() {
   nested.uid_map = fmt::format("{0} {0} 1\n", ::geteuid());
   nested.gid_map = fmt::format("{0} {0} 1\n", ::getegid());
   // Root: a network namespace needs no user namespace (and none is wanted: files would show as
-  // owned by nobody). Otherwise, or where root lacks CAP_SYS_ADMIN, one of its own.
-  if (::geteuid() == 0 && try_in_child(direct).empty()) return direct;
+  // owned by nobody). Otherwise, or where root lacks CAP_SYS_ADMIN, one of its own. Each with a
+  // mount namespace where the kernel gives one, else without (unix sockets then stay refused).
+  for (bool mounts : {true, false}) {
+    direct.mount_namespace = nested.mount_namespace = mounts;
+    if (::geteuid() == 0 && try_in_child(direct).empty()) return direct;
+    if (try_in_child(nested).empty()) return nested;
+  }
   std::string why = try_in_child(nested);
-  if (why.empty()) return nested;
   return fail(ErrorCode::sandbox_unavailable,
               fmt::format("no private network namespace ({}; unprivileged user namespaces may be "
                           "disabled: sysctl kernel.unprivileged_userns_clone, "

@@ -9,6 +9,7 @@
 
 #include "core/lease.hpp"
 #include "core/name.hpp"
+#include "core/plain.hpp"
 #include "core/registry.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
@@ -119,7 +120,8 @@ struct Setup {
   std::set<std::string> prepared; ///< clones and links made in its pool slot ahead of time
   SetupReport report;
 
-  const std::string& main() const { return project.main_worktree(); }
+  // The main checkout, or a plain folder (docs/plain.md): set-up comes from the folder itself.
+  const std::string& main() const { return project.setup_source(); }
 
   void emit(const SetupEvent& event) const {
     if (listener) listener(event);
@@ -129,7 +131,10 @@ struct Setup {
     report.warnings.push_back(std::move(message));
   }
 
+  // In a plain folder, git sees it through its private repository: "ignored" is what its
+  // .gitignore files and plain.ignore leave out of the snapshot.
   GitCall main_call(std::vector<std::string> args) const {
+    if (project.plain()) return plain_folder_call(project, std::move(args));
     return GitCall{std::move(args), main(), {}, {}, util::Stream::pipe};
   }
 
@@ -607,8 +612,8 @@ Result<SetupReport> set_up_workspace(const Project& project, const Workspace& wo
   Setup setup{
       project, workspace, listener, rerun, std::set<std::string>(prepared.begin(), prepared.end()),
       {}};
-  // Copies come from the main checkout; a bare repository has none.
-  if (!project.main_worktree().empty() && util::is_directory(project.main_worktree())) {
+  // Copies come from the main checkout (or the plain folder); a bare repository has none.
+  if (!project.setup_source().empty() && util::is_directory(project.setup_source())) {
     BERTH_TRY(setup.included_files());
     BERTH_TRY(setup.hooks());
     BERTH_TRY(setup.clones());
@@ -667,7 +672,7 @@ std::vector<std::string> setup_made_paths(const Project& project) {
 
 Result<std::vector<std::string>> prepare_pool_slot(const Project& project, const Workspace& slot) {
   std::vector<std::string> made;
-  if (project.main_worktree().empty() || !util::is_directory(project.main_worktree())) return made;
+  if (project.setup_source().empty() || !util::is_directory(project.setup_source())) return made;
   static const SetupListener quiet;
   Setup setup{project, slot, quiet, false, {}, {}};
   BERTH_TRY(setup.clones());
@@ -677,29 +682,56 @@ Result<std::vector<std::string>> prepare_pool_slot(const Project& project, const
   return made;
 }
 
+namespace {
+
+// Every entry beneath `path` and its lstat identity (inode, mode, size, mtime; ctime too: an edit
+// that puts the mtime back, by tar, `touch -d` or cp -p, still changes it). Symlinks are not
+// followed. Each entry is hashed with its relative name and the hashes are summed: no text is
+// built and nothing sorted (readdir's order is not stable), about 1 us per entry.
+uint64_t tree_identity(const std::string& path, const std::string& rel) {
+  util::DirEntries dir(path);
+  uint64_t sum = dir.is_open() ? 0 : util::fnv1a(rel + "\tunreadable");
+  for (const auto& e : dir) {
+    struct stat st;
+    if (::fstatat(dir.fd(), std::string(e.name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    std::string child = rel;
+    child += '/';
+    child += e.name;
+    const int64_t fields[] = {static_cast<int64_t>(st.st_ino),
+                              st.st_mode,
+                              st.st_size,
+                              st.st_mtim.tv_sec,
+                              st.st_mtim.tv_nsec,
+                              st.st_ctim.tv_sec,
+                              st.st_ctim.tv_nsec};
+    std::string key = child;
+    key.append(reinterpret_cast<const char*>(fields), sizeof fields);
+    sum += util::fnv1a(key);
+    if (S_ISDIR(st.st_mode)) sum += tree_identity(util::join(path, std::string(e.name)), child);
+  }
+  return sum;
+}
+
+} // namespace
+
 std::string setup_inputs_key(const Project& project) {
   const auto& clones = project.config().get_list("setup.clone");
   const auto& links = project.config().get_list("setup.link");
   if (clones.empty() && links.empty()) return {};
   std::string text = trust_text(clones) + trust_text(links);
-  const std::string& main = project.main_worktree();
-  auto identity = [&](const std::string& path, std::string_view name) {
-    struct stat st;
-    if (::lstat(path.c_str(), &st) != 0) return;
-    text += fmt::format("{}\t{} {} {} {}.{}\n", name, st.st_ino, st.st_mode, st.st_size,
-                        st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-  };
+  const std::string& main = project.setup_source();
+  // The whole tree, not its top: a file edited in place deep inside (node_modules/x/lib/a.js) or
+  // a package added under node_modules/@scope/ must make the slot stale. One lstat per entry:
+  // measured in docs/config.md (pool).
   for (const auto& raw : clones) {
     std::string rel = setup_path(raw);
     if (rel.empty() || main.empty()) continue;
     std::string from = util::join(main, rel);
-    identity(from, rel);
-    std::vector<std::string> names;
-    for (const auto& e : util::DirEntries(from))
-      names.emplace_back(e.name);
-    std::sort(names.begin(), names.end()); // readdir's order is not stable across renames
-    for (const auto& name : names)
-      identity(util::join(from, name), name);
+    struct stat st;
+    if (::lstat(from.c_str(), &st) != 0) continue;
+    text += fmt::format("{}\t{} {} {} {}.{}\n", rel, st.st_ino, st.st_mode, st.st_size,
+                        st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    if (S_ISDIR(st.st_mode)) text += fmt::format("{:016x}\n", tree_identity(from, rel));
   }
   return fmt::format("{:016x}", util::fnv1a(text));
 }

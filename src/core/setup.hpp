@@ -26,10 +26,10 @@ Result<SetupReport> set_up_workspace(const Project& project, const Workspace& wo
 Result<std::vector<std::string>> prepare_pool_slot(const Project& project, const Workspace& slot);
 
 /// What a prepared slot depends on: the setup.clone and setup.link lists, and for each clone
-/// source in the main checkout its own and its direct entries' identity (name, inode, size,
-/// mtime; an `npm install` changes them). "" when nothing is to be prepared. A slot prepared with
-/// another key is stale: not taken, refreshed by the background filler. A change deeper inside a
-/// clone source (a file edited in node_modules/x/lib) is not seen.
+/// source in the main checkout the identity of every entry beneath it (name, inode, mode, size,
+/// mtime, ctime; an `npm install` changes them). "" when nothing is to be prepared. A slot
+/// prepared with another key is stale: not taken, refreshed by the background filler. The whole
+/// clone source is walked: a file edited deep inside (node_modules/x/lib/a.js) changes the key.
 std::string setup_inputs_key(const Project& project);
 
 /// What set-up makes in every workspace that git ignores and that is not anyone's work: the

@@ -233,6 +233,8 @@ std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& w,
   bool read = data && data->rfind(kVerdictMagic, 0) == 0 && get_field(*data, pos, old.token) &&
               get_field(*data, pos, old.key) && get_field(*data, pos, old.status) &&
               get_field(*data, pos, old.counts);
+  // (optional: a verdict saved by `list` or by an older berth has no capture)
+  if (read && !get_field(*data, pos, old.capture)) old.capture.clear();
   auto root = util::real_path(w.path);
   if (!root) return std::nullopt;
   // The watcher's answer since the old token: a new token, then the paths that changed.
@@ -254,6 +256,7 @@ void save_verdict(const Project& project, const Workspace& w, const Verdict& ver
   put_field(out, verdict.key);
   put_field(out, verdict.status);
   put_field(out, verdict.counts);
+  if (!verdict.capture.empty()) put_field(out, verdict.capture);
   std::string base = util::join(shadow_dir(project), name_slug(w.name));
   (void)util::write_file_atomic(base + ".verdict", out);
 }

@@ -52,6 +52,9 @@ struct Verdict {
   std::string key;    ///< index, refs and ignore files as they were before the walk
   std::string status; ///< what `git status --porcelain=v2 -z --branch` said
   std::string counts; ///< what `rev-list --left-right --count BASE...HEAD` said
+  /// The trees a capture built from this state ("HEAD HEAD_TREE INDEX_TREE WORK_TREE"), or "":
+  /// valid exactly as long as the verdict is, so an unchanged workspace is captured without git.
+  std::string capture;
 };
 /// The verdict cached for the workspace if it still holds. Otherwise nullopt, and `fresh` gets
 /// the token and key to save with the new one (taken now, before the caller looks; left empty

@@ -182,6 +182,19 @@ std::string moved_admin_dir(const Project& project, const std::string& tree) {
   return read_gitfile(tree) == admin ? admin : std::string();
 }
 
+bool owned_by_another_repository(const Project& project, const std::string& git_dir,
+                                 const std::string& tree) {
+  if (git_dir.empty() || is_admin_dir(project, git_dir) || !util::is_directory(git_dir))
+    return false;
+  return same_place(admin_gitdir(git_dir), util::join(tree, ".git")) &&
+         same_place(read_gitfile(tree), git_dir);
+}
+
+void drop_copied_admin_dirs(const Project& project, const std::string& tree) {
+  for (const auto& admin : admin_dirs_of(project, tree))
+    (void)util::remove_tree(admin);
+}
+
 std::optional<Workspace>
 moved_workspace(const Project& project, const std::vector<Workspace>& records, const Workspace& w) {
   if (w.git_dir.empty() || is_admin_dir(project, w.git_dir)) return std::nullopt;
@@ -248,6 +261,7 @@ void relink_submodules(const Workspace& w, Relinked& out) {
 Relinked relink_moved(const Project& project, std::vector<Workspace>& records, Repair repair) {
   Relinked out;
   Registry registry(project.berth_dir());
+  std::vector<std::string> forgotten;
   for (auto& w : records) {
     if (w.git_dir.empty() || is_admin_dir(project, w.git_dir)) continue;
     // A tree that moved with the repository (a workspace root inside it), once `git worktree
@@ -294,6 +308,34 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
                                     "{}, but git's links to it cannot be repaired",
                                     w.name, now),
                         fmt::format("git worktree repair {}", now)});
+      continue;
+    }
+    // A copy of the repository whose original is still there: the tree stays the original's.
+    // The copy's record (and git's admin dir for it, copied too) are forgotten under --repair.
+    if (owned_by_another_repository(project, w.git_dir, w.path)) {
+      std::string origin = util::dirname(util::dirname(w.git_dir));
+      if (util::basename(origin) == ".git") origin = util::dirname(origin);
+      if (repair == Repair::no) {
+        out.problems.push_back(
+            {"copied_repository", w.name, w.path,
+             fmt::format("workspace '{}' belongs to the repository at {}: this repository is a "
+                         "copy of it, and the record came with the copy",
+                         w.name, origin),
+             "berth doctor --repair forgets the copy's record (the workspace and its repository "
+             "are not touched)"});
+        continue;
+      }
+      drop_copied_admin_dirs(project, w.path);
+      if (auto removed = registry.remove(name_slug(w.name)); !removed) {
+        out.problems.push_back({"record_unwritable", w.name,
+                                registry.record_path(name_slug(w.name)), removed.error().message,
+                                removed.error().hint});
+        continue;
+      }
+      out.relinked.push_back(fmt::format("workspace '{}': forgot this copy's record of {} (it "
+                                         "belongs to the repository at {})",
+                                         w.name, w.path, origin));
+      forgotten.push_back(w.name);
       continue;
     }
     // git's admin dir for this tree in the repository as it is now: exactly one, and no other
@@ -359,6 +401,9 @@ Relinked relink_moved(const Project& project, std::vector<Workspace>& records, R
         fmt::format("workspace '{}': re-linked from {} to {}", w.name, old, admin));
     relink_submodules(w, out);
   }
+  std::erase_if(records, [&](const Workspace& w) {
+    return std::find(forgotten.begin(), forgotten.end(), w.name) != forgotten.end();
+  });
   return out;
 }
 

@@ -45,6 +45,17 @@ Result<void> refuse_unlinked(const Workspace& w);
 /// moved or copied since it was recorded).
 bool needs_relink(const Project& project, const std::vector<Workspace>& records);
 
+/// Whether the tree at `tree`, recorded with the admin dir `git_dir`, is another repository's:
+/// `git_dir` lies outside this repository, the admin dir is there, names the tree back, and the
+/// tree's
+/// `.git` file names it. This repository is then a copy (`cp -a`, the original kept) and the
+/// record came with it; re-linking would take the tree from the repository it belongs to.
+bool owned_by_another_repository(const Project& project, const std::string& git_dir,
+                                 const std::string& tree);
+/// Removes this repository's admin dirs for `tree` (copied with the repository, naming a tree
+/// another repository owns): git's bookkeeping only, never the tree.
+void drop_copied_admin_dirs(const Project& project, const std::string& tree);
+
 /// The admin dir a tree has in this repository as it is now, when git's links agree both ways
 /// (its `gitdir` names the tree's `.git`, the tree's `.git` file names it) and it is the only one;
 /// "" otherwise. What a moved repository's records and pool slots are re-linked to.

@@ -85,7 +85,7 @@ SetupCommands setup_commands(const Project& project) {
     out.source = entry.source.where; // the user's: yours, no trust needed
     return out;
   }
-  const std::string& main = project.main_worktree();
+  const std::string& main = project.setup_source();
   if (main.empty() || !util::is_directory(main)) return out;
   out.needs_trust = true;
   if (out.commands = cursor_commands(main); !out.commands.empty()) {

@@ -252,6 +252,29 @@ void Watcher::forget(const std::string& path) {
   if (auto it = roots_.find(path); it != roots_.end()) drop(*it->second);
 }
 
+std::string Watcher::list_roots() const {
+  std::string out;
+  for (const auto& [path, root] : roots_)
+    out += fmt::format("{}\t{}\t{}\n", path, root->dev, root->ino);
+  for (const auto& [id, root] : moved_)
+    out += fmt::format("\t{}\t{}\n", id.first, id.second);
+  return out;
+}
+
+bool Watcher::forget_identity(dev_t dev, ino_t ino) {
+  drain();
+  if (auto it = moved_.find({dev, ino}); it != moved_.end()) {
+    drop(*it->second);
+    return true;
+  }
+  for (auto& [path, root] : roots_)
+    if (root->dev == dev && root->ino == ino) {
+      drop(*root);
+      return true;
+    }
+  return false;
+}
+
 // Stop watching a root, wherever it is filed (under its path, or among the moved ones).
 void Watcher::drop(Root& root) {
   unwatch_tree(root, "");
@@ -481,6 +504,13 @@ Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
           watcher.drain();
           answer = fmt::format("{} {} {} {}\n", ::getpid(), watcher.root_count(),
                                watcher.watch_count(), watcher.blind_count());
+        } else if (fields[0] == "roots") {
+          watcher.drain();
+          answer = watcher.list_roots();
+        } else if (fields[0] == "forget" && fields.size() == 3) {
+          auto dev = static_cast<dev_t>(std::strtoull(fields[1].c_str(), nullptr, 10));
+          auto ino = static_cast<ino_t>(std::strtoull(fields[2].c_str(), nullptr, 10));
+          answer = watcher.forget_identity(dev, ino) ? "forgotten\n" : "unknown\n";
         } else if (fields[0] == "stop") {
           answer = "stopping\n";
           stop = true;
@@ -576,6 +606,29 @@ WatchStatus watch_status(const std::string& common_dir) {
     s.blind = blind;
   }
   return s;
+}
+
+std::vector<WatchedRoot> watch_roots(const std::string& common_dir) {
+  std::vector<WatchedRoot> roots;
+  auto answer = watch_ask(common_dir, "roots");
+  // An older watcher does not know the request ("error: ..."): nothing to say then.
+  if (!answer || answer->rfind("error:", 0) == 0) return roots;
+  size_t start = 0;
+  for (size_t nl; (nl = answer->find('\n', start)) != std::string::npos; start = nl + 1) {
+    std::string line = answer->substr(start, nl - start);
+    size_t t2 = line.rfind('\t');
+    size_t t1 = t2 == std::string::npos || t2 == 0 ? std::string::npos : line.rfind('\t', t2 - 1);
+    if (t1 == std::string::npos) continue;
+    roots.push_back({line.substr(0, t1),
+                     static_cast<dev_t>(std::strtoull(line.c_str() + t1 + 1, nullptr, 10)),
+                     static_cast<ino_t>(std::strtoull(line.c_str() + t2 + 1, nullptr, 10))});
+  }
+  return roots;
+}
+
+bool watch_forget(const std::string& common_dir, const WatchedRoot& root) {
+  auto answer = watch_ask(common_dir, fmt::format("forget\t{}\t{}", root.dev, root.ino));
+  return answer && *answer == "forgotten\n";
 }
 
 WatchStatus watch_status(const Project& project) {

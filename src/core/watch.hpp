@@ -43,6 +43,11 @@ public:
   std::string since(const std::string& root, const std::string& asked);
   /// Stop watching a root (it was deleted).
   void forget(const std::string& root);
+  /// Every root followed, one line each: its path ("" when renamed and not known by its new name
+  /// yet), its folder's device and inode, tab-separated (the `roots` request; gc's orphans).
+  std::string list_roots() const;
+  /// Stop following the root whose folder has this identity, wherever it is filed. False when none.
+  bool forget_identity(dev_t dev, ino_t ino);
 
   size_t root_count() const { return roots_.size() + moved_.size(); }
   size_t watch_count() const { return dirs_.size(); }
@@ -103,6 +108,18 @@ Result<std::string> watch_ask(const std::string& common_dir, const std::string& 
 void watch_start(const std::string& common_dir);
 
 WatchStatus watch_status(const std::string& common_dir);
+
+/// A tree the project's watcher follows (watch_roots).
+struct WatchedRoot {
+  std::string path; ///< "" when renamed and not asked about under its new name yet
+  dev_t dev = 0;
+  ino_t ino = 0;
+};
+/// The trees the project's running watcher follows; none when no watcher runs (none is started).
+std::vector<WatchedRoot> watch_roots(const std::string& common_dir);
+/// Have the running watcher stop following the tree with this identity (its next question is
+/// answered "/", as for a tree seen for the first time). False when it did not follow it.
+bool watch_forget(const std::string& common_dir, const WatchedRoot& root);
 bool watch_stop(const std::string& common_dir);
 
 } // namespace berth

@@ -576,6 +576,19 @@ static Result<Created> create_steps(const Project& project, const NewOptions& op
   Created created = BERTH_TRY(create(project, plan));
   created.warnings.insert(created.warnings.end(), checkout.warnings.begin(),
                           checkout.warnings.end());
+  // Run from a folder the repository ignores (a downloaded project under `data/`), berth takes
+  // the repository, as git does; its workspace does not have that folder, which the user may not
+  // expect: said, with the way to keep the folder as a plain folder instead (docs/plain.md).
+  if (!project.plain() && !project.current_worktree().empty() &&
+      project.cwd() != project.current_worktree()) {
+    auto ignored = git_status_of(GitCall{
+        {"check-ignore", "-q", "--", project.cwd()}, project.cwd(), {}, {}, util::Stream::pipe});
+    if (ignored && ignored->ok())
+      created.warnings.push_back(fmt::format(
+          "{} is ignored by the repository: workspace '{}' does not have its files (`berth new "
+          "--plain NAME` there keeps it as a plain folder)",
+          project.cwd(), options.name));
+  }
   return created;
 }
 

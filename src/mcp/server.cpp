@@ -13,6 +13,7 @@
 #include "berth/operations.hpp"
 #include "mcp/protocol.hpp"
 #include "mcp/tools.hpp"
+#include "util/paths.hpp"
 
 #include <atomic>
 #include <cctype>
@@ -61,8 +62,14 @@ const char* kInstructions =
 
 class Server {
 public:
-  Server(berth::Project project, ServerSettings settings)
-      : project_(std::move(project)), settings_(settings), tools_(make_tools(settings_)) {}
+  // `project` is empty in a folder that is not yet a project (no git repository, no plain
+  // folder's private repository): `missing` says why, and workspace_create makes it a plain folder
+  // (as `berth new` does; docs/plain.md).
+  Server(std::optional<berth::Project> project, berth::ProjectOptions options,
+         std::optional<berth::Error> missing, ServerSettings settings)
+      : project_(project ? std::make_shared<const berth::Project>(std::move(*project)) : nullptr),
+        options_(std::move(options)), missing_(std::move(missing)), settings_(settings),
+        tools_(make_tools(settings_)) {}
 
   void serve() {
     LineReader reader;
@@ -257,7 +264,14 @@ private:
               error_result(berth::Error{
                   berth::ErrorCode::usage, wrong, "see the tool's inputSchema", std::nullopt, {}}),
               stateless));
-    CallContext ctx{project_, settings_, {}, flight.cancelled};
+    auto project = current_project();
+    if (name == "workspace_create") {
+      auto made = plain_project_for(arguments, project);
+      if (!made) return result_reply(m.id, finish(error_result(made.error()), stateless));
+      project = *made;
+    }
+    if (!project) return result_reply(m.id, finish(error_result(*missing_), stateless));
+    CallContext ctx{*project, settings_, {}, flight.cancelled};
     json meta = m.params.value("_meta", json::object());
     if (meta.is_object() && meta.contains("progressToken")) {
       json token = meta["progressToken"];
@@ -274,12 +288,41 @@ private:
     return result_reply(m.id, finish(std::move(result), stateless));
   }
 
+  std::shared_ptr<const berth::Project> current_project() {
+    std::lock_guard lock(project_mutex_);
+    return project_;
+  }
+
+  // workspace_create makes the plain folder's private repository, as `berth new` does, when the
+  // folder is not yet a project, or (`plain: true`, as `new --plain`) when it is a git
+  // repository's: from then on every call serves the plain folder, as the CLI does in that
+  // folder. One at a time: two calls must not make two private repositories of one folder.
+  berth::Result<std::shared_ptr<const berth::Project>>
+  plain_project_for(const json& arguments, std::shared_ptr<const berth::Project> project) {
+    bool plain = arguments.value("plain", false);
+    if (project && (!plain || project->plain())) return project;
+    std::lock_guard making(making_mutex_);
+    project = current_project();
+    if (project && (!plain || project->plain())) return project;
+    berth::ProjectOptions options = options_;
+    options.plain_create = true;
+    options.plain_force = plain;
+    auto opened = berth::Project::open(options);
+    if (!opened) return tl::unexpected(opened.error());
+    auto made = std::make_shared<const berth::Project>(std::move(*opened));
+    std::lock_guard lock(project_mutex_);
+    project_ = made;
+    return made;
+  }
+
   json list_resources() {
     json resources = json::array({{{"uri", "berth://workspaces"},
                                    {"name", "workspaces"},
                                    {"title", "This project's workspaces"},
                                    {"mimeType", "application/json"}}});
-    if (auto list = berth::list_workspaces(project_))
+    auto project = current_project();
+    if (!project) return {{"resources", resources}};
+    if (auto list = berth::list_workspaces(*project))
       for (const auto& w : *list)
         resources.push_back({{"uri", "berth://workspace/" + w.workspace.name + "/diff"},
                              {"name", w.workspace.name + "-diff"},
@@ -292,9 +335,12 @@ private:
     const std::string prefix = "berth://workspace/", suffix = "/diff";
     std::string mime, text;
     berth::OperationContext context;
+    auto project = current_project();
+    if (!project)
+      return error_reply(id, kInternalError, missing_->message, berth::error_document(*missing_));
     if (uri == "berth://workspaces") {
       const berth::Operation* op = berth::find_operation("list");
-      auto outcome = op ? op->run(&project_, json::object(), context)
+      auto outcome = op ? op->run(project.get(), json::object(), context)
                         : berth::Result<berth::Outcome>(
                               berth::fail(berth::ErrorCode::internal, "no list operation"));
       if (!outcome) return error_reply(id, kInternalError, outcome.error().message);
@@ -306,7 +352,7 @@ private:
       std::string name =
           percent_decoded(uri.substr(prefix.size(), uri.size() - prefix.size() - suffix.size()));
       const berth::Operation* op = berth::find_operation("diff");
-      auto outcome = op ? op->run(&project_, {{"name", name}}, context)
+      auto outcome = op ? op->run(project.get(), {{"name", name}}, context)
                         : berth::Result<berth::Outcome>(
                               berth::fail(berth::ErrorCode::internal, "no diff operation"));
       if (!outcome) {
@@ -339,7 +385,10 @@ private:
     done_.wait(lock, [this] { return running_ == 0; });
   }
 
-  berth::Project project_;
+  std::mutex project_mutex_, making_mutex_;
+  std::shared_ptr<const berth::Project> project_; ///< under project_mutex_
+  berth::ProjectOptions options_;
+  std::optional<berth::Error> missing_; ///< why there is no project yet
   ServerSettings settings_;
   std::vector<Tool> tools_;
   std::mutex out_mutex_;
@@ -387,18 +436,41 @@ int mcp_main(int argc, char** argv) {
     }
   }
   auto project = berth::Project::open(options);
-  if (!project) {
+  std::optional<berth::Error> missing;
+  // A folder that is no git repository is served all the same: workspace_create makes it a plain
+  // folder (docs/plain.md); until then the other tools say not_a_repository. A directory that
+  // does not exist is refused now.
+  if (!project && project.error().code == berth::ErrorCode::not_a_repository &&
+      (util::is_directory(options.dir.empty() ? "." : options.dir) ||
+       util::is_directory(util::real_path(options.dir.empty() ? "." : options.dir).value_or(""))))
+    missing = project.error();
+  if (!project && !missing) {
     // Nothing on stdout: it is the protocol's. The client shows our stderr.
     std::cerr << "berth: " << project.error().message << " ["
               << berth::code_name(project.error().code) << "]\n";
     if (!project.error().hint.empty()) std::cerr << "hint: " << project.error().hint << "\n";
     return berth::exit_status(project.error().code);
   }
+  // The settings from the project's config; with no project yet, from the user's (and -c).
+  std::optional<berth::Config> user_config;
+  if (!project) {
+    auto loaded = berth::Config::load(util::join(util::config_home(), "berth/config.toml"), "",
+                                      options.config_flags);
+    if (!loaded) {
+      std::cerr << "berth: " << loaded.error().message << " ["
+                << berth::code_name(loaded.error().code) << "]\n";
+      return berth::exit_status(loaded.error().code);
+    }
+    user_config = std::move(*loaded);
+  }
+  const berth::Config& config = project ? project->config() : *user_config;
   ServerSettings settings;
-  settings.allow_accept = allow_accept || project->config().get_bool("mcp.allow_accept");
+  settings.allow_accept = allow_accept || config.get_bool("mcp.allow_accept");
   settings.allow_unsandboxed = allow_unsandboxed;
-  settings.sandbox_default = project->config().get_bool("mcp.sandbox");
-  Server server(std::move(*project), settings);
+  settings.sandbox_default = config.get_bool("mcp.sandbox");
+  std::optional<berth::Project> opened;
+  if (project) opened = std::move(*project);
+  Server server(std::move(opened), options, std::move(missing), settings);
   server.serve();
   return 0;
 }

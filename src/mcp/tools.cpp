@@ -364,6 +364,18 @@ berth::Result<json> fork_params(const json& arguments, const CallContext& ctx) {
   return params;
 }
 
+// workspace_compare: a `test` command is run in every attempt, sandboxed as workspace_run's
+// (the server's default, landlock); compare takes no --net (a sandboxed fork's attempts are
+// tested with the fork's network setting) and no capture (each test's output tail is in its
+// result). Without a test there is nothing to run or confine.
+berth::Result<json> compare_params(const json& arguments, const CallContext& ctx) {
+  if (!arguments.contains("test") || arguments["test"].empty())
+    return without(arguments, {"timeout_s", "sandbox"});
+  json params = BERTH_TRY(run_params(arguments, ctx));
+  params.erase("capture");
+  return params;
+}
+
 // ---- the confined file tools --------------------------------------------------------------
 
 // The workspace a file tool works in (its files beneath `.path`). The workspace's `.git` (a file
@@ -792,10 +804,13 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
                    "(default: the checkout's HEAD), set up as the project says. Use it once "
                    "per task, before changing files; then edit with the workspace_* file "
                    "tools, run commands with workspace_run, and workspace_commit. Fails with "
-                   "name_taken when NAME exists.") +
+                   "name_taken when NAME exists. In a folder that is not a git repository (or "
+                   "with `plain: true`), berth keeps a private repository of the folder outside "
+                   "it and the workspace starts from the folder's files; the folder itself is "
+                   "only written when the user accepts.") +
            kWorkspaceNote,
        "new",
-       {"name", "base", "owner"}},
+       {"name", "base", "owner", "plain"}},
       {"workspace_list",
        "List workspaces",
        "List this project's workspaces with their state, branch, base and how much each "
@@ -824,9 +839,12 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
        "the main checkout's branch); across attempts the pairwise similarity (identical, "
        "overlapping or disjoint, with Jaccard indexes of changed files and lines) and the files "
        "they all changed the same way. `html` also writes a self-contained review page for a "
-       "person to that file. Changes no workspace.",
+       "person to that file. `test` (an argv array, no shell) runs that command in every "
+       "attempt, side by side and sandboxed like workspace_run (an attempt of a fork in the "
+       "fork's confinement), and gives each one's exit code, time and output tail; `timeout_s` "
+       "stops each test after that many seconds. Without `test` it changes no workspace.",
        "compare",
-       {"names", "into", "html"}},
+       {"names", "into", "html", "test"}},
       {"workspace_run",
        "Run a command in a workspace",
        "Run one command (an argv array, no shell: use [\"sh\", \"-c\", \"...\"] for pipes) in a "
@@ -945,6 +963,15 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
       spec.to_params = fork_params;
     }
   }
+  // (After the loop: workspace_run's extras are made in it, after workspace_compare's turn.)
+  for (auto& spec : specs)
+    if (spec.name == "workspace_compare") {
+      for (const auto& other : specs)
+        if (other.name == "workspace_run")
+          for (const auto& extra : other.extras)
+            if (extra.name != "net") spec.extras.push_back(extra);
+      spec.to_params = compare_params;
+    }
   if (settings.allow_accept)
     specs.emplace_back(
         "workspace_accept", "Land a workspace's change",

@@ -49,8 +49,15 @@ cleanup() {
     wait 2>/dev/null || true
     sleep 0.3
   fi
-  # The watchers of this test's repositories (each would leave within a second of its project
-  # going, but no process outlives a test).
+  # berth's detached processes of this test's repositories: the background pool fillers (`new`
+  # and `discard` start them; the automatic gc pass runs in them) first, since a filler still at
+  # work starts a watcher again and writes into $T while it is deleted; then the watchers (each
+  # would leave within a second of its project going, but no process outlives a test).
+  local round
+  for ((round = 0; round < 20; round++)); do
+    pkill -9 -f -- "-C $T/.* pool fill --background" 2>/dev/null || break
+    sleep 0.1
+  done
   pkill -f -- "watch serve $T/" 2>/dev/null || true
   # Every --json document the test made berth print matches its schema (a violation fails a
   # test that passed, and is shown for one that failed or was skipped).
@@ -59,7 +66,11 @@ cleanup() {
     [[ $status == 0 || $status == 77 ]] && status=1
   fi
   chmod -R u+rwx "$T" 2>/dev/null || true
-  rm -rf "$T"
+  rm -rf "$T" 2>/dev/null || { sleep 0.5 && rm -rf "$T"; } || true
+  if [[ -e $T ]]; then
+    echo "FAIL: ${0##*/}: could not delete $T (something still writes there)" >&9
+    [[ $status == 0 || $status == 77 ]] && status=1
+  fi
   exit "$status"
 }
 trap cleanup EXIT

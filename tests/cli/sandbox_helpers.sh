@@ -263,14 +263,22 @@ net_off_attempt() {
     # "sent", to its own loopback; what matters is that none reaches the host.
     allowed "$(client udp "$LISTEN_ADDR") || true"
   else
-    escape "$(client "$kind" "$LISTEN_ADDR")" # unreachable (TCP: another namespace; unix: seccomp)
+    escape "$(client "$kind" "$LISTEN_ADDR")" # unreachable (TCP: another namespace; unix: covered)
   fi
   ESCAPE_OPTS=()
   sleep 0.2
-  if [[ -s $LISTEN_LOG ]]; then
-    echo "the $kind listener heard from the sandbox:" >&2
-    cat "$LISTEN_LOG" >&2
-    return 1
-  fi
+  heard_nothing "$LISTEN_LOG"
   stop_listener
+}
+
+# heard_nothing LOG...: each listener log is empty (nothing from the sandbox reached it).
+heard_nothing() {
+  local log
+  for log; do
+    if [[ -s $log ]]; then
+      echo "a host listener heard from the sandbox ($log):" >&2
+      cat "$log" >&2
+      return 1
+    fi
+  done
 }

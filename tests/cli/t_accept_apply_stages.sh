@@ -25,5 +25,5 @@ assert_eq "$(git status --porcelain | sort | tr '\n' ' ')" "A  added.txt D  file
 # Discarded, recoverably.
 assert_eq "$(berth --json list | jq length)" 0
 [[ ! -e $ws ]]
-git for-each-ref --format='%(refname)' refs/berth/trash/x/ | grep -q .
+grep -q . <<<"$(git for-each-ref --format='%(refname)' refs/berth/trash/x/)"
 [[ ! -e $(git rev-parse --git-common-dir)/berth/intents/main.json ]]

@@ -43,5 +43,5 @@ echo z >"$ws/z.txt"
 berth accept z --strategy squash >/dev/null
 [[ ! -e $ws ]]
 assert_eq "$(berth --json list | jq -r '[.[].name] | join(" ")')" "x y"
-git for-each-ref --format='%(refname)' refs/berth/trash/z/ | grep -q .
+grep -q . <<<"$(git for-each-ref --format='%(refname)' refs/berth/trash/z/)"
 ! git rev-parse -q --verify berth/z >/dev/null

@@ -23,7 +23,7 @@ assert_eq "$(git log -1 --format=%s)" "Merge berth workspace 'fix-login'"
 assert_eq "$(git symbolic-ref --short HEAD)" main
 assert_eq "$(git status --porcelain --untracked-files=all)" "" "checkout status"
 assert_eq "$(cat login.c notes.txt)" "$(printf 'login v2\nuncommitted')"
-git reflog -1 | grep -q "berth accept fix-login (merge)"
+grep -q "berth accept fix-login (merge)" <<<"$(git reflog -1)"
 
 # -m names the merge.
 ws=$(berth new second)

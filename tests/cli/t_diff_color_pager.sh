@@ -2,6 +2,8 @@
 # `berth diff` on a terminal is coloured and paged as `git diff` is: --color=auto|always|never,
 # NO_COLOR, git's color.diff/color.ui, and the pager git would use (pager.diff, GIT_PAGER...);
 # never a pager into a pipe or with --json, and no colour into a pipe unless --color=always.
+# --no-pager prints straight out, as `git --no-pager diff`; the colours are the user's
+# color.diff.<slot> settings, as git reads them (any syntax git accepts), else git's defaults.
 . "$(dirname "$0")/common.sh"
 . "$TESTS_DIR/tty_helpers.sh"
 make_repo app
@@ -55,4 +57,21 @@ out=$(berth diff x --color=always)
 assert_contains "$out" "${esc}[32m+one more line"
 assert_not_contains "$out" "PAGED:"
 not 2 berth diff x --color=sometimes >/dev/null
+
+# --no-pager: straight out, still coloured.
+out=$(on_tty "$BERTH_BIN diff x --no-pager")
+assert_not_contains "$out" "PAGED:"
+assert_contains "$out" "${esc}[32m+one more line"
+
+# color.diff.<slot>: as git reads it.
+git config color.diff.new "bold yellow"
+git config color.diff.old "#ff0000"
+git config color.diff.frag "magenta ul"
+out=$(on_tty "$BERTH_BIN diff x --no-pager")
+assert_contains "$out" "$(git config --get-color color.diff.new)+one more line"
+assert_contains "$out" "$(git config --get-color color.diff.old)-int main"
+assert_contains "$out" "$(git config --get-color color.diff.frag)@@"
+assert_contains "$out" "${esc}[1mdiff --git" # meta: git's default (bold)
+assert_not_contains "$out" "${esc}[32m+one more line"
+assert_contains "$(berth diff x --color=always)" "$(git config --get-color color.diff.new)+one more line"
 echo "ok: diff is coloured and paged on a terminal only"

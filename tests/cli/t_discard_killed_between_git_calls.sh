@@ -48,7 +48,7 @@ for settle in next repair; do
     berth list >/dev/null
     assert_eq "$(workspace_state x)" gone "after the next command"
     # The tree aside is git's again, waiting for the deleter: doctor says so, --repair deletes it.
-    git worktree list --porcelain | grep -q "^worktree $trash_dir/"
+    grep -q "^worktree $trash_dir/" <<<"$(git worktree list --porcelain)"
     berth doctor >/dev/null
   fi
   berth doctor --repair >/dev/null

@@ -24,7 +24,6 @@ rm -rf "$gone"
 # A process whose current directory is inside `busy`.
 (cd "$busy" && exec sleep 60) &
 sleeper=$!
-trap 'kill $sleeper 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [[ $(readlink /proc/$sleeper/cwd) == "$busy" ]] && break; sleep 0.05; done
 # A shadow index of a workspace that no longer exists.
 mkdir -p .git/berth/shadow && echo x >.git/berth/shadow/old-ws.key
@@ -40,7 +39,7 @@ assert_contains "$(item skipped dirty-landed "$dry")" "uncommitted work"
 assert_contains "$(item skipped busy "$dry")" "process $sleeper works inside it"
 assert_eq "$(item removed unlanded "$dry")$(item skipped unlanded "$dry")" "" "unlanded work"
 assert_contains "$(jq -r '.removed[] | select(.kind == "shadow") | .path' <<<"$dry")" "old-ws"
-berth gc --dry-run --older-than 0s | grep -q "^would remove landed   workspace squashed"
+grep -q "^would remove landed   workspace squashed" <<<"$(berth gc --dry-run --older-than 0s)"
 
 real=$(berth --json gc --older-than 0s)
 strip='[.removed[] | del(.snapshot)]'
@@ -60,6 +59,9 @@ echo changed >"$ws/feature.txt" && berth discard squashed >/dev/null
 
 # Expired trash: beyond the newest trash.keep of a name and older than trash.keep_days. Two
 # snapshots of `squashed` now; with keep 1 and 0 days the older one goes, the newest stays.
+# None is older than one day: with trash.keep_days = 1 nothing expires, even beyond --keep 0.
+out=$(berth --json -c trash.keep_days=1 gc --keep 0 --older-than 1w)
+assert_eq "$(jq '[.removed[] | select(.category == "expired")] | length' <<<"$out")" 0
 old=$(git for-each-ref --sort=refname --format='%(refname)' refs/berth/trash/squashed/ | head -1)
 out=$(berth --json -c trash.keep_days=0 gc --keep 1 --older-than 1w)
 assert_eq "$(jq -r '.removed[] | select(.category == "expired") | .ref' <<<"$out")" "$old"

@@ -18,7 +18,7 @@ not 1 kill -0 "$cmd"
 not 4 berth path task
 git rev-parse -q --verify refs/heads/berth/task && false
 # The work is in the trash.
-git for-each-ref --format='%(refname)' 'refs/berth/trash/task/' | grep -q .
+grep -q . <<<"$(git for-each-ref --format='%(refname)' 'refs/berth/trash/task/')"
 touch "$T/release"
 wait "$pid" || true
 not 4 berth path task

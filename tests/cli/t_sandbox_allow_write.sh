@@ -26,6 +26,17 @@ attempt() {
   ESCAPE_OPTS=()
   test ! -e "$HOME/.codex/state"
   test ! -e "$HOME/.bashrc"
+  # A file (Claude Code keeps ~/.claude.json beside ~/.claude): rewritten in place, while its
+  # folder stays read-only (no sibling can be made).
+  echo '{}' >"$HOME/.claude.json"
+  [[ $WHO == nobody ]] && chown $NOBODY:$NOBODY "$HOME/.claude.json"
+  ESCAPE_OPTS=(--allow-write '~/.claude.json')
+  allowed 'echo "{\"n\": 1}" >"$HOME/.claude.json"'
+  assert_eq "$(cat "$HOME/.claude.json")" '{"n": 1}' "the allowed file"
+  escape 'echo x >"$HOME/.claude.json.tmp"'
+  ESCAPE_OPTS=()
+  test ! -e "$HOME/.claude.json.tmp"
+  rm "$HOME/.claude.json"
   # The config key does the same.
   rm -rf "$HOME/.claude/projects"
   as_user env BERTH_SANDBOX_WRITABLE='~/.claude' "$BERTH_BIN" run agent --sandbox="$MECH" -- sh -c "$fake_agent"
@@ -46,8 +57,9 @@ attempt() {
   git config --unset core.hooksPath
   expect_error sandbox_path_refused 5 berth --json run agent --sandbox="$MECH" \
     --allow-write '~/.ssh' -- touch "$HOME/.claude/ran" >/dev/null
-  expect_error usage 2 berth --json run agent --sandbox="$MECH" \
-    --allow-write '~/nowhere' -- touch "$HOME/.claude/ran" >/dev/null
+  out=$(expect_error usage 2 berth --json run agent --sandbox="$MECH" \
+    --allow-write '~/nowhere' -- touch "$HOME/.claude/ran")
+  assert_contains "$out" "touch $HOME/nowhere"
   expect_error usage 2 berth --json run agent --allow-write '~/.claude' -- touch "$HOME/.claude/ran" >/dev/null
   test ! -e "$HOME/.claude/ran"
   test ! -e "$HOME/nowhere"

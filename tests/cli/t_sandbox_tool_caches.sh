@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Every sandboxed run gets per-project caches for the common package managers, writable, under
 # berth's data dir (never the user's own ~/.npm or ~/.cache, which unconfined builds trust):
-# `npm install` works inside by default instead of failing with EACCES on ~/.npm.
+# `npm install` works inside by default instead of failing with EACCES on ~/.npm, and `go install`
+# writes to GOBIN (GOPATH/bin) there instead of ~/go/bin.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/sandbox_helpers.sh"
 
-VARS=(npm_config_cache npm_config_store_dir YARN_CACHE_FOLDER YARN_GLOBAL_FOLDER PIP_CACHE_DIR
-  UV_CACHE_DIR CARGO_HOME GOMODCACHE GOCACHE XDG_CACHE_HOME)
+VARS=(npm_config_cache PNPM_HOME YARN_CACHE_FOLDER YARN_GLOBAL_FOLDER PIP_CACHE_DIR
+  UV_CACHE_DIR CARGO_HOME GOPATH GOBIN GOMODCACHE GOCACHE XDG_CACHE_HOME)
 
 attempt() {
   local before v dir
@@ -31,9 +32,11 @@ attempt() {
     pkg=$(cd "$T/pkg-$MECH" && npm pack --silent 2>/dev/null | tail -1)
     cp "$T/pkg-$MECH/$pkg" "$ws/"
     echo '{"name":"app","version":"1.0.0"}' >"$ws/package.json"
-    allowed "npm install --offline --no-audit --no-fund ./$pkg >/dev/null 2>&1 || { cat \"\$npm_config_cache\"/_logs/*.log >&2; exit 1; }"
+    allowed "npm install --offline --no-audit --no-fund ./$pkg >/dev/null 2>npm.err || { cat npm.err \"\$npm_config_cache\"/_logs/*.log >&2; exit 1; }"
     test -f "$ws/node_modules/leftpad-local/package.json"
-    (cd "$ws" && rm -rf node_modules package.json package-lock.json "$pkg")
+    # berth's cache variables are all ones npm knows (no "Unknown env config" on every run).
+    not 1 grep "Unknown env config" "$ws/npm.err"
+    (cd "$ws" && rm -rf node_modules package.json package-lock.json npm.err "$pkg")
   fi
   assert_unchanged "$before"
 }

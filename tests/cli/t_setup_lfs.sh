@@ -7,7 +7,7 @@ git lfs install --local >/dev/null
 git lfs track '*.bin' >/dev/null
 head -c 2048 /dev/urandom >asset.bin
 git add .gitattributes asset.bin && git commit -qm asset
-git lfs ls-files | grep -q asset.bin
+grep -q asset.bin <<<"$(git lfs ls-files)"
 sum=$(sha256sum <asset.bin | cut -d' ' -f1)
 
 ws=$(berth new x 2>"$TMPDIR/err")

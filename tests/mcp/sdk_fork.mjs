@@ -1,7 +1,8 @@
 // berth mcp's workspace_fork and workspace_pick, driven by the official MCP TypeScript SDK client:
 // fork is listed by default, pick only with --allow-accept; a fork with a command records each
 // attempt's exit code (structuredContent validated against the tool's outputSchema); a refused
-// fork (a taken name) makes nothing; pick lands one attempt and discards its sibling.
+// fork (a taken name) makes nothing; compare runs a test command (an argv array) in each attempt,
+// sandboxed; pick lands one attempt and discards its sibling.
 //
 //   node sdk_fork.mjs BERTH_BIN REPO     (run by t_sdk_fork.sh)
 import assert from 'node:assert/strict';
@@ -24,6 +25,21 @@ const forked = await ok(a, 'workspace_fork', {
 assert.deepEqual(forked.fork.runs.map((r) => [r.name, r.state, r.exit_code]),
   [['try-1', 'exited', 0], ['try-2', 'exited', 1]]);
 assert.equal(fs.readFileSync(forked.fork.runs[0].log, 'utf8'), '');
+step('compare with a test command (argv), sandboxed as the fork ran');
+const compareTool = a.tools.find((t) => t.name === 'workspace_compare');
+assert.equal(compareTool.inputSchema.properties.test.type, 'array');
+const compared = await ok(a, 'workspace_compare', {
+  names: ['try'],
+  test: ['sh', '-c', 'echo "tested $BERTH_ATTEMPT"; test "$(cat answer.txt)" = 1'],
+});
+assert.deepEqual(compared.test_command.slice(0, 2), ['sh', '-c']);
+assert.deepEqual(compared.attempts.map((t) => [t.name, t.test.exit_code, t.test.output.trim()]),
+  [['try-1', 0, 'tested 1'], ['try-2', 1, 'tested 2']]);
+assert.ok(compared.attempts.every((t) => t.test.sandboxed && t.test.sandbox === 'landlock'));
+step('compare: sandbox false is refused by a default server, nothing run');
+await refused(a, 'workspace_compare',
+  { names: ['try'], test: ['sh', '-c', 'touch ran'], sandbox: false }, 'usage');
+assert.ok(!fs.existsSync(`${forked.workspaces[0].path}/ran`));
 step('a taken name is refused, nothing made');
 await refused(a, 'workspace_fork', { task: 'try', attempts: 1 }, 'name_taken');
 await a.client.close();

@@ -7,5 +7,5 @@ make_repo app
 mkdir -p "$T/scratch"
 node "$MCP_DIR/sdk_lifecycle.mjs" "$BERTH_BIN" "$T/app" "$T/scratch"
 # The accepted change is on the user's branch, and the server left nothing running.
-git -C "$T/app" log -1 --format=%s | grep -q 'land it'
+grep -q 'land it' <<<"$(git -C "$T/app" log -1 --format=%s)"
 not 1 pgrep -f -- "$BERTH_BIN mcp -C $T/app"

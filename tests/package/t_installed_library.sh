@@ -47,7 +47,7 @@ cmake -S "$TESTS_DIR/../package/consumer" -B "$T/consumer" -G Ninja -DCMAKE_BUIL
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" >"$T/consumer.log" 2>&1 ||
   { cat "$T/consumer.log" >&2; exit 1; }
 cmake --build "$T/consumer" >>"$T/consumer.log" 2>&1 || { cat "$T/consumer.log" >&2; exit 1; }
-ldd "$T/consumer/consumer_shared" | grep -q "$libdir/libberth.so"
+grep -q "$libdir/libberth.so" <<<"$(ldd "$T/consumer/consumer_shared")"
 not 1 grep -q libberth < <(ldd "$T/consumer/consumer_static")
 
 # pkg-config: berth.pc, relocated with the prefix.

@@ -5,6 +5,7 @@
 #include "util/temp_dir.hpp"
 
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <optional>
@@ -393,6 +394,30 @@ TEST_F(WatcherTest, LostEventsAnswerEverythingOnce) {
   EXPECT_EQ(since(token), kEverything) << "events were lost";
   put("keep/k.txt", "after\n");
   EXPECT_EQ(since(token), Paths{"keep/k.txt"}) << "known again from the overflow on";
+}
+
+// gc's orphans (docs/gc.md, kind `watch`): every root is listed with its folder's identity, a
+// renamed one without a path; forgetting one by its identity stops following it, wherever it is
+// filed, and a later question about it is a first one again.
+TEST_F(WatcherTest, ListsRootsAndForgetsThemByIdentity) {
+  std::string token = start();
+  struct stat st {};
+  ASSERT_EQ(::stat(root_.c_str(), &st), 0);
+  std::string line = fmt::format("{}\t{}\t{}\n", root_, st.st_dev, st.st_ino);
+  EXPECT_EQ(watcher_.list_roots(), line);
+  fs::rename(root_, dir_->path() + "/away");
+  watcher_.drain();
+  EXPECT_EQ(watcher_.list_roots(), fmt::format("\t{}\t{}\n", st.st_dev, st.st_ino))
+      << "renamed: known by its identity only";
+  EXPECT_FALSE(watcher_.forget_identity(st.st_dev, st.st_ino + 1));
+  EXPECT_TRUE(watcher_.forget_identity(st.st_dev, st.st_ino));
+  EXPECT_EQ(watcher_.root_count(), 0u);
+  EXPECT_EQ(watcher_.watch_count(), 0u);
+  EXPECT_EQ(watcher_.list_roots(), "");
+  fs::rename(dir_->path() + "/away", root_);
+  EXPECT_EQ(since(token), kEverything) << "forgotten: asked about again, it is a new root";
+  EXPECT_TRUE(watcher_.forget_identity(st.st_dev, st.st_ino)) << "filed under its path";
+  EXPECT_EQ(watcher_.root_count(), 0u);
 }
 
 } // namespace

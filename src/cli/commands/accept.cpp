@@ -19,14 +19,20 @@ std::string render_accept(const nlohmann::json& a, const RenderContext& context)
   }
   if (a.value("empty", false))
     return fmt::format("nothing to accept: workspace '{}' has no change for {}\n", name, target);
-  std::string where = worktree.empty() ? target : fmt::format("{} ({})", target, worktree);
+  // A plain folder (docs/plain.md) is both the target and its work tree: the change is written
+  // into it, with no branch and nothing staged.
+  bool plain = !worktree.empty() && target == worktree;
+  std::string where = worktree.empty() || plain ? target : fmt::format("{} ({})", target, worktree);
   if (a.value("dry_run", false))
     return fmt::format("would {} {} file(s) of '{}' into {}:\n",
-                       strategy == "apply" ? "stage" : "land", files.size(), name, where) +
+                       plain ? "write" : (strategy == "apply" ? "stage" : "land"), files.size(),
+                       name, where) +
            stat_text(files);
   if (context.quiet) return {};
   std::string text;
-  if (strategy == "apply")
+  if (plain)
+    text = fmt::format("wrote {} file(s) of '{}' into {}\n", files.size(), name, target);
+  else if (strategy == "apply")
     text = fmt::format(
         "staged {} file(s) of '{}' in {}; review with `git diff --cached`, then commit\n",
         files.size(), name, worktree);

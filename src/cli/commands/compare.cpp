@@ -29,7 +29,7 @@ std::string test_cell(const nlohmann::json& test) {
   if (test.value("timed_out", false)) return paint("timed out", "31");
   int code = test["exit_code"].is_number_integer() ? test["exit_code"].get<int>() : -1;
   return paint(code == 0 ? "pass" : fmt::format("fail ({})", code), code == 0 ? "32" : "31") + " " +
-         seconds(test["duration_ms"]);
+         seconds(test["duration_ms"]) + (test.value("sandboxed", false) ? " sandboxed" : "");
 }
 
 } // namespace
@@ -41,6 +41,13 @@ std::string render_compare(const nlohmann::json& d, const RenderContext& context
   bool tested = d["test_command"].is_array();
   if (tested) rows.front().push_back("TEST");
   for (const auto& a : attempts) {
+    // An attempt that could not be read: no numbers (its error is said below the table).
+    if (const auto& error = a.value("error", nlohmann::json()); error.is_object()) {
+      rows.push_back(
+          {printable(str(a, "name")), paint("unreadable", "31"), "-", "-", "-", "-", "-", "-"});
+      if (tested) rows.back().push_back("-");
+      continue;
+    }
     bool merges = a.value("merges_cleanly", false);
     rows.push_back({printable(str(a, "name")), run_cell(a["run"]),
                     std::to_string(a.value("files_changed", int64_t{0})),
@@ -67,6 +74,10 @@ std::string render_compare(const nlohmann::json& d, const RenderContext& context
         rows[r][0] = shorten(rows[r][0], columns - others);
   }
   std::string text = table(rows);
+  for (const auto& a : attempts)
+    if (const auto& error = a.value("error", nlohmann::json()); error.is_object())
+      text += fmt::format("{} cannot be read: {} [{}]\n", printable(str(a, "name")),
+                          printable(str(error, "message")), str(error, "code"));
   if (context.quiet) return text;
   const auto& pairs = d["pairs"];
   if (!pairs.empty()) {

@@ -78,7 +78,12 @@ std::string render_diff(const nlohmann::json& d, const RenderContext& context) {
     return text;
   }
   std::string patch = str(d, "patch");
-  return wants_color(context) ? color_patch(patch) : patch;
+  if (!wants_color(context)) return patch;
+  // The user's color.diff.<slot> colours, as git reads them; git's defaults without a project.
+  std::map<std::string, std::string> colors;
+  if (context.project)
+    if (auto read = berth::diff_colors(*context.project)) colors = std::move(*read);
+  return color_patch(patch, colors);
 }
 
 } // namespace cli

@@ -10,6 +10,12 @@ std::string render_fork(const nlohmann::json& d, const RenderContext& context) {
   const auto& fork = d["fork"];
   std::string text = fmt::format("forked {} into {} attempts from {}\n", str(fork, "task"),
                                  fork.value("attempts", 0), str(fork, "base").substr(0, 12));
+  // How the commands were confined (compare --test confines its tests the same way).
+  const auto env = fork.value("env", nlohmann::json::array());
+  if (fork.value("sandbox", nlohmann::json()).is_string())
+    text += fmt::format("sandboxed ({}{}{})\n", str(fork, "sandbox"),
+                        fork.value("network", true) ? "" : ", network off",
+                        env.empty() ? "" : fmt::format(", {} --env", env.size()));
   const auto& runs = fork["runs"];
   for (const auto& w : d["workspaces"]) {
     std::string line = fmt::format("  {}  {}", str(w, "name"), str(w, "path"));

@@ -11,6 +11,8 @@ std::string item_line(const nlohmann::json& item) {
   std::string what = str(item, "name");
   if (what.empty()) what = str(item, "path");
   if (str(item, "kind") == "snapshot") what = str(item, "ref");
+  // The watcher's state of a tree moved away: known by its folder's identity only.
+  if (what.empty()) what = "(moved away)";
   return fmt::format("{:<8} {:<9} {}: {}\n", str(item, "category"), str(item, "kind"), what,
                      str(item, "reason"));
 }

@@ -38,6 +38,8 @@ Entry diff_entry() {
       flag_param("name_only", "only the names of changed files"),
       string_param("against", "diff from where REV and the workspace meet, instead of its base"),
       color_param(),
+      flag_param("no_pager", "never through a pager, even on a terminal (as `git --no-pager diff`; "
+                             "also pager.diff=false)"),
       paths_param()};
   op.read_only = true;
   op.idempotent = true;

@@ -1,27 +1,71 @@
+#include "berth/fork.hpp"
 #include "berth/json.hpp"
+#include "core/lease.hpp"
 #include "core/operations/params.hpp"
+#include "core/registry.hpp"
 #include "util/human.hpp"
 #include "util/try.hpp"
 
 #include <fmt/format.h>
 
 namespace berth::ops {
+namespace {
+
+// `discard TASK`, TASK a fork with no workspace of that name: every attempt goes, as `discard`
+// takes each, and the fork's record with the last. An attempt whose command still runs refuses the
+// whole (nothing changed) unless --force; one refused later (unsaved work under --no-trash) is left
+// with its reason and sets the exit status, the others go.
+Result<Outcome> discard_fork(const Project& project, const std::string& task, Force force,
+                             Trash trash) {
+  std::vector<std::string> attempts;
+  for (const auto& w : BERTH_TRY(Registry(project.berth_dir()).load_all()))
+    if (w.fork == task) attempts.push_back(w.name);
+  if (force == Force::no)
+    for (const auto& attempt : attempts)
+      if (auto lease = Lease::take(project, attempt, "discard"); !lease)
+        return fail(lease.error().code,
+                    fmt::format("cannot discard fork {}: attempt {}: {}", task, attempt,
+                                lease.error().message),
+                    "wait for the fork's commands to end, or --force");
+  Outcome out{nlohmann::json{{"task", task}, {"discarded", nlohmann::json::array()}}, {}, {}, 0};
+  auto results = discard_workspaces(project, attempts, force, trash);
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i]) {
+      out.document["discarded"].push_back(*results[i]);
+      continue;
+    }
+    out.warnings.push_back(fmt::format("{}: {} ({})", attempts[i], results[i].error().message,
+                                       results[i].error().hint));
+    if (out.exit == 0) out.exit = exit_status(results[i].error().code);
+  }
+  bool left = BERTH_TRY(fork_has_attempts(project, task));
+  if (!left) BERTH_TRY(remove_fork(project, task));
+  out.document["fork_removed"] = !left;
+  return out;
+}
+
+} // namespace
 
 Entry discard_entry() {
   Operation op;
   op.name = "discard";
   op.summary = "remove a workspace, keeping a snapshot in the trash";
   op.params = {
-      name_param(),
+      name_param("workspace name, or a fork's TASK (all its attempts)"),
       flag_param("force", "discard even if busy, or with --no-trash even with unsaved work", "f"),
       flag_param("no_trash", "do not keep a snapshot (needs --force if there is unsaved work)")};
   op.destructive = true;
   op.schema = "discard";
   return {op,
           [](const Project& project, const Params& p, const OperationContext&) -> Result<Outcome> {
-            auto d = BERTH_TRY(discard_workspace(project, p.string("name"),
-                                                 p.flag("force") ? Force::yes : Force::no,
-                                                 p.flag("no_trash") ? Trash::no : Trash::yes));
+            Force force = p.flag("force") ? Force::yes : Force::no;
+            Trash trash = p.flag("no_trash") ? Trash::no : Trash::yes;
+            auto discarded = discard_workspace(project, p.string("name"), force, trash);
+            // No workspace of that name: a fork's TASK stands for all its attempts.
+            if (!discarded && discarded.error().code == ErrorCode::not_found)
+              if (auto fork = load_fork(project, p.string("name")); fork && *fork)
+                return discard_fork(project, p.string("name"), force, trash);
+            auto d = BERTH_TRY(std::move(discarded));
             Outcome out{d, d.warnings, {}, 0};
             // The snapshot keeps tracked and untracked work, never ignored files: say what went.
             if (!d.ignored_counted && d.ignored_present)

@@ -147,16 +147,37 @@ struct Runner {
     RunOptions options;
     options.name = run.name;
     options.command = fork.command;
-    options.env = p.strings("env");
+    options.env = fork.env;
     options.env.push_back(fmt::format("BERTH_ATTEMPT={}", run.attempt));
     options.env.push_back(fmt::format("BERTH_ATTEMPTS={}", fork.attempts));
     options.env.push_back("BERTH_FORK=" + fork.task);
-    options.sandbox = p.optional_string("sandbox");
-    options.network = p.string("net") != "off";
+    options.sandbox = fork.sandbox.value_or("off");
+    options.network = fork.network;
     std::FILE* log = std::fopen(run.log.c_str(), "wb");
     // Captured, never passed through: N commands must not write over each other on the terminal.
-    options.on_output = [log](std::string_view chunk, int) {
+    // The front end's live progress gets the last line written (`attempt_output`), a few times a
+    // second at most.
+    std::string partial, last_line, sent;
+    std::chrono::steady_clock::time_point last_sent{};
+    options.on_output = [&, log](std::string_view chunk, int) {
       if (log) std::fwrite(chunk.data(), 1, chunk.size(), log);
+      if (!context.on_event) return;
+      partial.append(chunk);
+      auto end = partial.find_last_of('\n');
+      if (end == std::string::npos) {
+        if (partial.size() > 4096) partial.erase(0, partial.size() - 4096);
+        return;
+      }
+      auto start = partial.find_last_of('\n', end == 0 ? 0 : end - 1);
+      start = start == std::string::npos || start >= end ? 0 : start + 1;
+      if (end > start) last_line = partial.substr(start, end - start);
+      partial.erase(0, end + 1);
+      auto now = std::chrono::steady_clock::now();
+      if (last_line.empty() || now - last_sent < std::chrono::milliseconds(200)) return;
+      last_sent = now;
+      std::lock_guard lock(mutex);
+      context.on_event("attempt_output",
+                       {{"name", run.name}, {"attempt", run.attempt}, {"line", sent = last_line}});
     };
     options.cancelled = [this] { return should_stop(); };
     run.state = "running";
@@ -164,6 +185,13 @@ struct Runner {
     update(i, run, "attempt_started");
     auto r = run_in_workspace(project, options);
     if (log) std::fclose(log);
+    // The last line as it ended (the throttle may have held it back; it may lack its newline).
+    if (!partial.empty()) last_line = partial;
+    if (context.on_event && !last_line.empty() && last_line != sent) {
+      std::lock_guard lock(mutex);
+      context.on_event("attempt_output",
+                       {{"name", run.name}, {"attempt", run.attempt}, {"line", last_line}});
+    }
     run.duration_ms = std::max<int64_t>(1, now_ms() - run.started_ms);
     if (!r) {
       run.state = "failed_to_start";
@@ -230,6 +258,15 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
   fork.attempts = static_cast<int>(n);
   fork.created = now_ms() / 1000;
   fork.command = command;
+  if (!command.empty()) {
+    // The confinement the attempts run under, as run resolves it (--sandbox, else config
+    // run.sandbox): recorded so that `compare --test` confines its test the same way.
+    std::string mode = p.optional_string("sandbox").value_or(
+        project.config().get_bool("run.sandbox") ? "landlock" : "off");
+    if (mode != "off") fork.sandbox = mode;
+    fork.network = p.string("net") != "off";
+    fork.env = p.strings("env");
+  }
 
   // With a command, Ctrl-C is ours from here on (the front end's first call arms its watch): one
   // during creation lets the creation finish, then no command starts (`not_started`, exit 130).
@@ -323,16 +360,25 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
   std::vector<std::string> siblings;
   for (const auto& w : BERTH_TRY(Registry(project.berth_dir()).load_all()))
     if (w.fork == task && w.name != name) siblings.push_back(w.name);
-  // An attempt whose command still runs (its lease is live) is refused, with nothing changed:
-  // taking and giving back each lease is the same test discard and accept make.
-  for (const auto& attempt : siblings) {
-    auto lease = Lease::take(project, attempt, "pick");
-    if (!lease)
-      return fail(
-          lease.error().code,
-          fmt::format("cannot pick {}: attempt {}: {}", name, attempt, lease.error().message),
-          lease.error().hint.empty() ? "wait for the fork's commands to end" : lease.error().hint);
-  }
+  // A sibling whose command still runs (its lease is live) is refused, with nothing changed.
+  // The leases taken here are HELD until the siblings are discarded: a `berth run` (or commit,
+  // sync) starting in a sibling after this check is refused `busy` instead of being stopped and
+  // discarded half-way. With --keep-others the siblings are not touched, so they may run.
+  std::vector<Lease> held;
+  if (!p.flag("keep_others"))
+    for (const auto& attempt : siblings) {
+      auto lease = Lease::take(project, attempt, "pick");
+      if (!lease)
+        return fail(
+            lease.error().code,
+            fmt::format("cannot pick {}: attempt {}: {}", name, attempt, lease.error().message),
+            lease.error().hint.empty()
+                ? "wait for the fork's commands to end, or pass "
+                  "--keep-others to leave the siblings as they are"
+                : lease.error().hint + " (or pass --keep-others to leave the "
+                                       "siblings as they are)");
+      held.push_back(std::move(*lease));
+    }
   AcceptOptions options;
   if (auto s = p.optional_string("strategy")) options.strategy = parse_strategy(*s);
   options.into = p.optional_string("into");
@@ -348,8 +394,10 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
     return Outcome{document, {accepted.hint}, {}, exit_status(ErrorCode::conflict)};
   Outcome out{document, accepted.warnings, {}, 0};
   if (options.dry_run) return out;
+  // (Each held lease becomes that sibling's discard claim: discard sees this process hold it.)
   if (!p.flag("keep_others"))
     out.document["discarded"] = discard_attempts(project, siblings, Trash::yes, out.warnings);
+  held.clear();
   // The record goes with the last attempt (compare has nothing left to show).
   bool left = false;
   for (const auto& w : BERTH_TRY(Registry(project.berth_dir()).load_all()))
