@@ -48,6 +48,9 @@ git cat-file -e "$sub_commit^{commit}"
 ref=$(jq -r .snapshot.ref <<<"$json")
 assert_contains "$(git rev-list "$ref")" "$sub_commit"
 
+# The trash's list says the snapshot holds submodule work (its file counts are the project's).
+assert_contains "$(berth restore --list)" "0 file(s), 0 B + submodule work"
+
 berth restore t >/dev/null 2>"$TMPDIR/restore.err" || { cat "$TMPDIR/restore.err" >&2; false; }
 cd "$ws/third_party/x"
 assert_eq "$(tree_digest "$ws/third_party/x")" "$files" "submodule files"

@@ -94,14 +94,17 @@ std::string render_compare(const nlohmann::json& d, const RenderContext& context
   }
   const auto& files = d["files"];
   if (!files.empty()) {
-    text += "\nfiles:\n";
+    // One row per file, the attempts that touched it in a column of their own.
+    std::vector<std::vector<std::string>> file_rows;
     for (const auto& f : files) {
       std::vector<std::string> who;
       for (const auto& n : f["attempts"])
         who.push_back(printable(n.get<std::string>()));
-      text += fmt::format("  {}  {}{}\n", printable(str(f, "path")), fmt::join(who, ", "),
-                          f.value("agree", false) ? paint("  (all agree)", "32") : "");
+      file_rows.push_back({"  " + printable(str(f, "path")),
+                           fmt::format("{}{}", fmt::join(who, ", "),
+                                       f.value("agree", false) ? paint("  (all agree)", "32") : "")});
     }
+    text += "\nfiles:\n" + table(file_rows);
   }
   for (const auto& a : attempts)
     for (const auto& c : a["conflicts"])

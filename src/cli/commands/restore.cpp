@@ -23,6 +23,8 @@ std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& con
       holds = fmt::format("{} commit(s), {} file(s), {}", s["holds"].value("commits", 0),
                           s["holds"].value("files", 0),
                           human_bytes(s["holds"].value("bytes", uint64_t{0})));
+    // Work inside submodules or nested repositories is saved apart from the files counted.
+    if (s["nested"].is_string() && !str(s, "nested").empty()) holds += " + submodule work";
     // A snapshot that cannot be restored shows its state (the warning says why).
     if (str(s, "state") != "ok") {
       rows.push_back({spec, when, holds, paint(str(s, "state"), "31"), ref});
