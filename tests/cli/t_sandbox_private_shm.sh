@@ -5,7 +5,7 @@
 # there (a file in it is neither listed nor readable, and writing that name inside changes
 # nothing on the host); what the run leaves in its /dev/shm is on the host neither during nor
 # after the run, nor in the next run. (Landlock: a tmpfs in the run's own mount namespace; bwrap:
-# its fresh /dev.)
+# its fresh /dev.) Only --allow-write /dev/shm gives a run the host's.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/sandbox_helpers.sh"
 
@@ -77,6 +77,11 @@ attempt() {
   done
   # Nothing in /dev/shm is the host's, not even through an explicit name.
   escape "cat $HOST_SHM"
+  # --allow-write /dev/shm asks for the host's: the run then has that one, as asked.
+  ESCAPE_OPTS=(--allow-write /dev/shm)
+  allowed "cat $HOST_SHM"
+  assert_eq "$(cat "$TMPDIR/escape.out")" "host secret" "the host's /dev/shm, allowed"
+  ESCAPE_OPTS=()
   # The warning of a run without a private /dev/shm is not given here.
   out=$(berth --json run agent --sandbox="$MECH" -- true)
   assert_eq "$(jq -c '[.warnings[] | select(test("/dev/shm"))]' <<<"$out")" "[]" "warnings"
