@@ -124,12 +124,12 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   // abstract unix sockets and every other address are out of reach. Without one, Landlock and
   // seccomp can only refuse all of TCP and UDP, loopback included: best-effort says so. And,
   // whatever the network, a mount namespace with a private /dev/shm (POSIX shared memory and
-  // semaphores: Python's multiprocessing): where none can be had the run goes on without it —
-  // the host's /dev/shm stays read-only, which confines more, not less — and says so.
+  // semaphores: Python's multiprocessing) and an IPC namespace (SysV shared memory): where none
+  // can be had the run goes on without them — the host's /dev/shm stays read-only, which
+  // confines more, not less — and says so.
   const std::string shm = private_shm_target(dirs);
   std::vector<std::string> hidden = request.hidden;
-  PrivateNamespaces namespaces;
-  if (net_off || !shm.empty()) namespaces = prepare_namespaces(net_off, shm);
+  PrivateNamespaces namespaces = prepare_namespaces(net_off, shm);
   bool own_unix = false;
   if (net_off && namespaces.mount_namespace) {
     // The host's unix sockets covered in the run's mount namespace; the run's own work.
@@ -152,6 +152,9 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   if (!namespaces.shm.empty())
     prepared.layers.push_back(
         fmt::format("mount namespace{}: a private /dev/shm (tmpfs)", own_user));
+  if (namespaces.ipc_namespace)
+    prepared.layers.push_back(fmt::format(
+        "ipc namespace{}: SysV IPC and POSIX message queues are the run's own", own_user));
   if (own_unix)
     prepared.layers.push_back(
         fmt::format("mount namespace: the host's {} unix sockets covered; the run's own work",

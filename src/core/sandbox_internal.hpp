@@ -82,7 +82,8 @@ int seccomp_load_program(const SeccompProgram& program);
 // ---- the run's own namespaces (Landlock mode: --net=off, a private /dev/shm) ------------------
 
 /// The namespaces the child enters before Landlock: a network namespace (--net=off), a mount
-/// namespace (a private /dev/shm; with --net=off the covers of the host's unix sockets), and,
+/// namespace (a private /dev/shm; with --net=off the covers of the host's unix sockets), an IPC
+/// namespace (SysV IPC), and,
 /// where the caller is not root or lacks CAP_SYS_ADMIN, a user namespace of its own to make them
 /// in. Built and tried in the parent; the child only makes the syscalls.
 struct PrivateNamespaces {
@@ -91,6 +92,9 @@ struct PrivateNamespaces {
   std::string uid_map, gid_map; ///< with user_namespace: the caller's own ids, mapped to themselves
   /// A mount namespace of its own (mounts made private first, so nothing propagates back).
   bool mount_namespace = false;
+  /// An IPC namespace of its own: SysV shared memory, semaphores and message queues and POSIX
+  /// message queues are the run's, not the host's (bwrap: --unshare-ipc).
+  bool ipc_namespace = false;
   /// With mount_namespace: each of `covers` (the host's unix sockets by path) is covered by
   /// `cover_with`, so the run may use unix sockets of its own. Empty: none covered (--net=on, or
   /// the table could not be read: then unix sockets stay refused by seccomp).

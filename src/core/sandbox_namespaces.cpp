@@ -11,7 +11,8 @@
 // read-only. In a mount namespace of its own the run gets a fresh tmpfs there instead: writable,
 // empty, the host's segments invisible, and gone with the run's last process. Its Landlock rule
 // must name the new tmpfs, which only the child can see: the child adds it to the ruleset after
-// the mount (sandbox.cpp).
+// the mount (sandbox.cpp). SysV shared memory and semaphores, and POSIX message queues, belong to
+// the IPC namespace: the run gets one of its own too, as bwrap's --unshare-ipc gives.
 //
 // A user who is not root may create these namespaces only inside a user namespace of its own
 // (CLONE_NEWUSER), which maps its own uid and gid and nothing else (files the run creates stay
@@ -114,7 +115,7 @@ std::string try_in_child(const PrivateNamespaces& plan) {
 } // namespace
 
 bool enters_namespaces(const PrivateNamespaces& plan) {
-  return plan.network || plan.user_namespace || plan.mount_namespace;
+  return plan.network || plan.user_namespace || plan.mount_namespace || plan.ipc_namespace;
 }
 
 int enter_namespaces(const PrivateNamespaces& plan, int* failed_step) {
@@ -124,7 +125,8 @@ int enter_namespaces(const PrivateNamespaces& plan, int* failed_step) {
     return error;
   };
   if (::unshare((plan.network ? CLONE_NEWNET : 0) | (plan.user_namespace ? CLONE_NEWUSER : 0) |
-                (plan.mount_namespace ? CLONE_NEWNS : 0)) != 0)
+                (plan.mount_namespace ? CLONE_NEWNS : 0) |
+                (plan.ipc_namespace ? CLONE_NEWIPC : 0)) != 0)
     return failed(errno);
   if (plan.user_namespace) {
     // Writing gid_map unprivileged needs setgroups(2) denied first (absent before Linux 3.19).
@@ -232,6 +234,9 @@ PrivateNamespaces prepare_namespaces(bool network, const std::string& shm) {
       PrivateNamespaces plan;
       plan.network = network;
       plan.mount_namespace = mounts;
+      // Wherever a network or mount namespace can be had an IPC namespace can (the same
+      // privilege): SysV shared memory is shared memory too.
+      plan.ipc_namespace = true;
       if (private_shm) {
         plan.shm = shm;
         plan.shm_options = shm_options;
@@ -248,6 +253,8 @@ PrivateNamespaces prepare_namespaces(bool network, const std::string& shm) {
   if (network) {
     add(true, false);
     add(false, false);
+  } else if (shm.empty()) {
+    add(false, false); // the IPC namespace alone (the host's /dev/shm was allowed)
   }
   std::string shm_why;
   std::string why;

@@ -5,7 +5,8 @@
 # there (a file in it is neither listed nor readable, and writing that name inside changes
 # nothing on the host); what the run leaves in its /dev/shm is on the host neither during nor
 # after the run, nor in the next run. (Landlock: a tmpfs in the run's own mount namespace; bwrap:
-# its fresh /dev.) Only --allow-write /dev/shm gives a run the host's.
+# its fresh /dev.) Only --allow-write /dev/shm gives a run the host's. Nor are the host's SysV
+# shared memory segments there (the run's IPC namespace is its own).
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/sandbox_helpers.sh"
 
@@ -14,9 +15,26 @@
 # that only the sandbox stands in the way. Removed however the test ends.
 HOST_SHM=/dev/shm/berth-test-host-$$-$RANDOM
 INSIDE=berth-test-inside-$$-$RANDOM
-trap 'status=$?; rm -f "$HOST_SHM" /dev/shm/"$INSIDE"*; cleanup $status' EXIT
+# And a SysV shared memory segment of the host, attachable by anyone: SysV IPC is the IPC
+# namespace's, which the run has its own of too. (Keys: the host's and the one the run makes.)
+HOST_KEY=$((0x42000000 + $$ % 65536 * 256))
+INSIDE_KEY=$((HOST_KEY + 1))
+# sysv.py KEY FLAGS: shmget(KEY, FLAGS in octal): exit 0, or the errno (ENOENT: 2).
+cat >"$T/sysv.py" <<'EOF'
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+key, flags = int(sys.argv[1]), int(sys.argv[2], 8)
+if libc.shmget(key, 64 if flags else 0, flags) < 0:
+    sys.exit(ctypes.get_errno())
+EOF
+chmod 644 "$T/sysv.py"
+sysv() { "$PY" "$T/sysv.py" "$@"; }
+trap 'status=$?; rm -f "$HOST_SHM" /dev/shm/"$INSIDE"*
+  ipcrm -M "$HOST_KEY" 2>/dev/null || true; ipcrm -M "$INSIDE_KEY" 2>/dev/null || true; cleanup $status' EXIT
 echo "host secret" >"$HOST_SHM"
 chmod 666 "$HOST_SHM"
+sysv "$HOST_KEY" 1666 # IPC_CREAT | 0666
+sysv "$HOST_KEY" 0    # (the control: it is there)
 
 probe() {
   cat <<'EOF'
@@ -77,6 +95,10 @@ attempt() {
   done
   # Nothing in /dev/shm is the host's, not even through an explicit name.
   escape "cat $HOST_SHM"
+  # The host's SysV segment is not there; one the run makes stays in the run.
+  escape "$PY $T/sysv.py $HOST_KEY 0"
+  allowed "$PY $T/sysv.py $INSIDE_KEY 1600"
+  not 2 sysv "$INSIDE_KEY" 0 # ENOENT on the host
   # --allow-write /dev/shm asks for the host's: the run then has that one, as asked.
   ESCAPE_OPTS=(--allow-write /dev/shm)
   allowed "cat $HOST_SHM"
