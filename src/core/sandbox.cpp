@@ -21,7 +21,7 @@ using namespace sandbox;
 struct ChildState {
   UniqueFd ruleset;
   SeccompProgram seccomp;
-  /// The namespaces to enter first (a private network, a private /dev/shm).
+  /// The namespaces to enter first (a private network, /dev/shm, IPC).
   std::optional<PrivateNamespaces> namespaces;
   uint64_t shm_access = 0; ///< the Landlock rights granted beneath the private /dev/shm
 };

@@ -64,7 +64,7 @@ struct SeccompPolicy {
   bool deny_tcp = false;            ///< AF_INET/AF_INET6 entirely (when Landlock cannot do TCP)
   bool deny_other_families = false; ///< netlink, packet, vsock, bluetooth, ... every other family
   bool allow_netlink = false; ///< with deny_other_families: netlink stays (a private namespace's)
-  bool deny_setns = false;    ///< setns(2): no way back into the host's network or mount namespace
+  bool deny_setns = false;    ///< setns(2): no way back into the host's namespaces
 };
 
 /// A compiled classic-BPF program for PR_SET_SECCOMP.
@@ -83,9 +83,9 @@ int seccomp_load_program(const SeccompProgram& program);
 
 /// The namespaces the child enters before Landlock: a network namespace (--net=off), a mount
 /// namespace (a private /dev/shm; with --net=off the covers of the host's unix sockets), an IPC
-/// namespace (SysV IPC), and,
-/// where the caller is not root or lacks CAP_SYS_ADMIN, a user namespace of its own to make them
-/// in. Built and tried in the parent; the child only makes the syscalls.
+/// namespace (SysV IPC), and, where the caller is not root or lacks CAP_SYS_ADMIN, a user
+/// namespace of its own to make them in. Built and tried in the parent; the child only makes the
+/// syscalls.
 struct PrivateNamespaces {
   bool network = false;         ///< its own network namespace, loopback up
   bool user_namespace = false;  ///< inside a user namespace of its own (not root)
