@@ -175,6 +175,8 @@ Result<PreparedSandbox> enter_sandbox(const Project& project, const Workspace& w
   result.sandbox_layers = prepared->layers;
   for (const auto& m : prepared->missing)
     result.warnings.push_back("sandbox: not enforced: " + m);
+  for (const auto& warning : prepared->warnings)
+    result.warnings.push_back("sandbox: " + warning);
   return std::move(*prepared);
 }
 

@@ -21,7 +21,9 @@ using namespace sandbox;
 struct ChildState {
   UniqueFd ruleset;
   SeccompProgram seccomp;
-  std::optional<PrivateNetwork> network; ///< a private network namespace to enter first
+  /// The namespaces to enter first (a private network, /dev/shm, IPC).
+  std::optional<PrivateNamespaces> namespaces;
+  uint64_t shm_access = 0; ///< the Landlock rights granted beneath the private /dev/shm
 };
 
 std::function<int()> child_function(const std::shared_ptr<const ChildState>& state) {
@@ -30,14 +32,23 @@ std::function<int()> child_function(const std::shared_ptr<const ChildState>& sta
     // without seccomp. Already done when the caller spawned with ProcessGroup::session; a
     // process-group leader (ProcessGroup::own) cannot do it, and then the spawn fails (EPERM).
     if (::getsid(0) != ::getpid() && ::setsid() < 0) return errno;
-    // Before Landlock: the user namespace's id maps are files to write.
-    if (state->network)
-      if (int error = enter_private_network(*state->network); error != 0) return error;
+    // Before Landlock: the user namespace's id maps are files to write, and Landlock forbids
+    // mounting.
+    if (state->namespaces)
+      if (int error = enter_namespaces(*state->namespaces); error != 0) return error;
     // Required by landlock_restrict_self and by an unprivileged seccomp filter; also stops a
     // setuid program inside from regaining what the sandbox removed.
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
-    if (state->ruleset)
+    if (state->ruleset) {
+      // The private /dev/shm exists only now, in this mount namespace: a rule names an inode,
+      // and the parent could only have named the host's directory beneath it.
+      if (state->namespaces && !state->namespaces->shm.empty())
+        if (int error = landlock_allow_beneath_in_child(
+                state->ruleset.get(), state->namespaces->shm.c_str(), state->shm_access);
+            error != 0)
+          return error;
       if (int error = landlock_restrict_self(state->ruleset.get()); error != 0) return error;
+    }
     if (!state->seccomp.instructions.empty())
       if (int error = seccomp_load_program(state->seccomp); error != 0) return error;
     return 0;
@@ -83,6 +94,10 @@ bool seccomp_supported() {
   return ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
+const char* const kUserNamespacesDisabled =
+    "unprivileged user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone, "
+    "user.max_user_namespaces, an AppArmor or container policy";
+
 // The last line of a tool's error output: the one that says why.
 std::string chomp_message(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
@@ -104,41 +119,59 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   auto state = std::make_shared<ChildState>();
   const bool net_off = request.network == Network::off;
 
-  // --net=off is "nothing outside this run": a network namespace of its own, whose loopback works
-  // (a test server and its client) while the host's loopback, its abstract unix sockets and every
-  // other address are out of reach. Without one, Landlock and seccomp can only refuse all of
-  // TCP and UDP, loopback included: best-effort says so.
+  // The run's own namespaces. --net=off is "nothing outside this run": a network namespace of
+  // its own, whose loopback works (a test server and its client) while the host's loopback, its
+  // abstract unix sockets and every other address are out of reach. Without one, Landlock and
+  // seccomp can only refuse all of TCP and UDP, loopback included: best-effort says so. And,
+  // whatever the network, a mount namespace with a private /dev/shm (POSIX shared memory and
+  // semaphores: Python's multiprocessing) and an IPC namespace (SysV shared memory): where none
+  // can be had the run goes on without them — the host's /dev/shm stays read-only, which
+  // confines more, not less — and says so.
+  const std::string shm = private_shm_target(dirs);
+  std::vector<std::string> hidden = request.hidden;
+  PrivateNamespaces namespaces = prepare_namespaces(net_off, shm);
   bool own_unix = false;
-  if (net_off) {
-    auto network = prepare_private_network();
-    if (network && network->mount_namespace) {
-      // The host's unix sockets covered in the run's mount namespace; the run's own work.
-      if (auto sockets = host_unix_sockets({})) {
-        network->covers = std::move(*sockets);
-        network->cover_with = util::join(request.stub_dir, "file");
-        own_unix = !request.stub_dir.empty();
-      }
-    }
-    if (network) {
-      prepared.layers.push_back(
-          network->user_namespace
-              ? "network namespace (own user namespace): private loopback; tcp, udp and abstract "
-                "unix sockets reach nothing outside"
-              : "network namespace: private loopback; tcp, udp and abstract unix sockets reach "
-                "nothing outside");
-      state->network = std::move(*network);
-    } else {
-      prepared.missing.push_back(network.error().message +
-                                 ": tcp and udp are refused, loopback included");
+  if (net_off && namespaces.mount_namespace) {
+    // The host's unix sockets covered in the run's mount namespace; the run's own work.
+    if (auto sockets = host_unix_sockets({})) {
+      namespaces.covers = std::move(*sockets);
+      namespaces.cover_with = util::join(request.stub_dir, "file");
+      own_unix = !request.stub_dir.empty();
     }
   }
-  const bool private_network = state->network.has_value();
+  const char* own_user = namespaces.user_namespace ? " (own user namespace)" : "";
+  const bool private_network = namespaces.network;
+  if (private_network)
+    prepared.layers.push_back(fmt::format("network namespace{}: private loopback; tcp, udp and "
+                                          "abstract unix sockets reach nothing outside",
+                                          own_user));
+  else if (net_off)
+    prepared.missing.push_back(fmt::format("no private network namespace ({}; {}): tcp and udp "
+                                           "are refused, loopback included",
+                                           namespaces.network_missing, kUserNamespacesDisabled));
+  if (!namespaces.shm.empty())
+    prepared.layers.push_back(
+        fmt::format("mount namespace{}: a private /dev/shm (tmpfs)", own_user));
+  if (namespaces.ipc_namespace)
+    prepared.layers.push_back(fmt::format(
+        "ipc namespace{}: SysV IPC and POSIX message queues are the run's own", own_user));
   if (own_unix)
     prepared.layers.push_back(
         fmt::format("mount namespace: the host's {} unix sockets covered; the run's own work",
-                    state->network->covers.size()));
+                    namespaces.covers.size()));
+  if (!shm.empty() && namespaces.shm.empty()) {
+    // The host's /dev/shm then: read-only as before, and its segments (other programs' shared
+    // memory) unreadable, as they are invisible in a private one.
+    hidden.push_back(shm);
+    prepared.warnings.push_back(fmt::format(
+        "/dev/shm is the host's in this run, read-only, its files unreadable: "
+        "shm_open and sem_open fail (Python's multiprocessing.Lock and Pool); no "
+        "mount namespace for a private one ({}{})",
+        namespaces.shm_missing, !net_off ? "; unprivileged user namespaces may be disabled" : ""));
+  }
+  if (enters_namespaces(namespaces)) state->namespaces = std::move(namespaces);
 
-  auto ruleset = build_landlock_ruleset(dirs, request.hidden, net_off && !private_network, net_off);
+  auto ruleset = build_landlock_ruleset(dirs, hidden, net_off && !private_network, net_off);
   bool landlock_tcp = false;
   if (!ruleset) {
     prepared.missing.push_back(ruleset.error().message);
@@ -147,6 +180,8 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
     if (!request.hidden.empty())
       prepared.layers.push_back(
           fmt::format("landlock: {} hidden paths unreadable", request.hidden.size()));
+    if (hidden.size() > request.hidden.size())
+      prepared.layers.push_back("landlock: the host's /dev/shm unreadable");
     if (!ruleset->truncate)
       prepared.missing.push_back(
           fmt::format("landlock abi 3 (kernel has {}): truncating read-only files", ruleset->abi));
@@ -156,18 +191,19 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
     landlock_tcp = ruleset->tcp;
     prepared.keep_fds.push_back(ruleset->fd.get());
     state->ruleset = std::move(ruleset->fd);
+    state->shm_access = ruleset->handled_fs;
   }
 
   // seccomp covers what Landlock cannot: unix sockets by path (a namespace does not cut the
   // filesystem), families no namespace confines (vsock), and without a private namespace UDP,
   // raw sockets and TCP too where Landlock is too old for it.
   SeccompPolicy policy;
+  // Root could otherwise join the host's namespaces again (setns on /proc/1/ns/net, .../mnt).
+  policy.deny_setns = state->namespaces.has_value();
   if (net_off) {
     policy.deny_unix = !own_unix;
     policy.deny_other_families = true;
     policy.allow_netlink = private_network;
-    // Root could otherwise join the host's network namespace again (setns on /proc/1/ns/net).
-    policy.deny_setns = private_network;
     policy.deny_inet_non_tcp = !private_network;
     policy.deny_tcp = !private_network && !landlock_tcp;
   }

@@ -50,6 +50,9 @@ struct PreparedSandbox {
   /// "bwrap", "new session", ...), and with best_effort what could not be.
   std::vector<std::string> layers;
   std::vector<std::string> missing;
+  /// What the run should know although nothing asked for is missing (the host's /dev/shm kept,
+  /// read-only, where no private one could be made).
+  std::vector<std::string> warnings;
   /// Descriptors the parent must keep open until the child has started (closed afterwards).
   std::vector<int> keep_fds;
   /// Owns what apply_in_child uses (the Landlock ruleset, the compiled seccomp program); copies

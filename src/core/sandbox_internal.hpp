@@ -8,6 +8,7 @@
 #include "util/fd.hpp"
 #include "util/try.hpp"
 
+#include <cstdint>
 #include <linux/filter.h>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@ struct LandlockRuleset {
   bool tcp = false;           ///< TCP bind and connect refused (ABI >= 4; only with net off)
   bool abstract_unix = false; ///< abstract unix sockets outside the sandbox scoped (ABI >= 6)
   bool signals = false;       ///< signals to processes outside the sandbox refused (ABI >= 6)
+  uint64_t handled_fs = 0;    ///< every filesystem right the ruleset handles (all this ABI has)
 };
 
 /// Build (in the parent) the ruleset: read and execute everywhere but beneath `hidden`, write
@@ -47,6 +49,12 @@ Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& w
 /// Async-signal-safe; returns 0 or an errno value.
 int landlock_restrict_self(int ruleset_fd);
 
+/// In the child, before landlock_restrict_self: grant `access` beneath the directory `path` as
+/// the child sees it (a mount made in its own mount namespace, which the parent cannot name: a
+/// rule names an inode, and before the mount `path` was the host's directory). Async-signal-safe;
+/// 0 or an errno value.
+int landlock_allow_beneath_in_child(int ruleset_fd, const char* path, uint64_t access);
+
 // ---- seccomp -----------------------------------------------------------------------------------
 
 /// Which sockets the filter refuses (always also: the TIOCSTI and TIOCLINUX ioctls).
@@ -56,7 +64,7 @@ struct SeccompPolicy {
   bool deny_tcp = false;            ///< AF_INET/AF_INET6 entirely (when Landlock cannot do TCP)
   bool deny_other_families = false; ///< netlink, packet, vsock, bluetooth, ... every other family
   bool allow_netlink = false; ///< with deny_other_families: netlink stays (a private namespace's)
-  bool deny_setns = false;    ///< setns(2): no way back into the host's network namespace
+  bool deny_setns = false;    ///< setns(2): no way back into the host's namespaces
 };
 
 /// A compiled classic-BPF program for PR_SET_SECCOMP.
@@ -71,18 +79,35 @@ Result<SeccompProgram> build_seccomp_filter(const SeccompPolicy& policy);
 /// In the child: load `program` (no_new_privs must be set). Async-signal-safe; 0 or an errno.
 int seccomp_load_program(const SeccompProgram& program);
 
-// ---- a private network namespace (Landlock mode, --net=off) -------------------------------------
+// ---- the run's own namespaces (Landlock mode: --net=off, a private /dev/shm) ------------------
 
-/// How the child gets a network namespace of its own.
-struct PrivateNetwork {
+/// The namespaces the child enters before Landlock: a network namespace (--net=off), a mount
+/// namespace (a private /dev/shm; with --net=off the covers of the host's unix sockets), an IPC
+/// namespace (SysV IPC), and, where the caller is not root or lacks CAP_SYS_ADMIN, a user
+/// namespace of its own to make them in. Built and tried in the parent; the child only makes the
+/// syscalls.
+struct PrivateNamespaces {
+  bool network = false;         ///< its own network namespace, loopback up
   bool user_namespace = false;  ///< inside a user namespace of its own (not root)
   std::string uid_map, gid_map; ///< with user_namespace: the caller's own ids, mapped to themselves
-  /// Also a mount namespace of its own (mounts made private), in which each of `covers` (the
-  /// host's unix sockets by path) is covered by `cover_with`: the run may then use unix sockets
-  /// of its own. False where the kernel refuses one: unix sockets stay refused (seccomp).
+  /// A mount namespace of its own (mounts made private first, so nothing propagates back).
   bool mount_namespace = false;
+  /// An IPC namespace of its own: SysV shared memory, semaphores and message queues and POSIX
+  /// message queues are the run's, not the host's (bwrap: --unshare-ipc).
+  bool ipc_namespace = false;
+  /// With mount_namespace: each of `covers` (the host's unix sockets by path) is covered by
+  /// `cover_with`, so the run may use unix sockets of its own. Empty: none covered (--net=on, or
+  /// the table could not be read: then unix sockets stay refused by seccomp).
   std::vector<std::string> covers;
   std::string cover_with;
+  /// With mount_namespace: a fresh tmpfs mounted on this directory (the resolved /dev/shm) with
+  /// the options `shm_options`; "" when the run keeps the host's.
+  std::string shm;
+  std::string shm_options;
+  /// Why no private network namespace, or no private /dev/shm, could be had when one was asked
+  /// for: the failed step and its error ("" otherwise).
+  std::string network_missing;
+  std::string shm_missing;
 };
 
 /// The paths of the unix sockets bound in this network namespace now (/proc/net/unix: every
@@ -91,14 +116,26 @@ struct PrivateNetwork {
 /// cannot be read (then nothing may be allowed on the strength of it).
 std::optional<std::vector<std::string>> host_unix_sockets(const std::vector<std::string>& except);
 
-/// In the parent: find out (in a throw-away child) how a private network namespace can be had
-/// here. Error{sandbox_unavailable} says what is missing.
-Result<PrivateNetwork> prepare_private_network();
+/// The directory a private /dev/shm is mounted on: /dev/shm resolved, "" where there is none
+/// or where the user made (part of) the host's writable on purpose (a writable path at, beneath
+/// or above it: --allow-write /dev/shm).
+std::string private_shm_target(const std::vector<std::string>& writable_dirs);
 
-/// In the child: enter a new network namespace (and user namespace) and bring its loopback up.
-/// Async-signal-safe; 0 or an errno value, and the failed step in `failed_step` (1 unshare,
-/// 2 setgroups, 3 uid_map, 4 gid_map, 5 loopback, 6 private mounts, 7 covering a socket).
-int enter_private_network(const PrivateNetwork& plan, int* failed_step = nullptr);
+/// In the parent: find out (in throw-away children) which namespaces can be had here, the best
+/// plan first. `network`: a network namespace is wanted (--net=off); `shm`: a private tmpfs on
+/// that directory (private_shm_target; "" none). What cannot be had is left out of the plan and
+/// `network_missing` or `shm_missing` says why; the caller decides what that means (--net=off
+/// fails closed, the host's /dev/shm stays read-only).
+PrivateNamespaces prepare_namespaces(bool network, const std::string& shm);
+
+/// Whether `plan` enters any namespace at all.
+bool enters_namespaces(const PrivateNamespaces& plan);
+
+/// In the child: enter the namespaces of `plan`: unshare, the id maps, mounts made private, the
+/// covers, the private /dev/shm, the loopback up. Async-signal-safe; 0 or an errno value, and the
+/// failed step in `failed_step` (1 unshare, 2 setgroups, 3 uid_map, 4 gid_map, 5 loopback,
+/// 6 private mounts, 7 covering a socket, 8 mounting /dev/shm).
+int enter_namespaces(const PrivateNamespaces& plan, int* failed_step = nullptr);
 
 // ---- bubblewrap --------------------------------------------------------------------------------
 

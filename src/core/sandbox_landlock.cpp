@@ -71,8 +71,9 @@ constexpr __u64 kFileRights = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WR
 constexpr __u64 kDeviceRights = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE |
                                 LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV;
 
-// The devices a normal build or an interactive tool writes. Nothing else under /dev: not /dev/shm
-// (shared with the user's other processes), not disks.
+// The devices a normal build or an interactive tool writes. Nothing else under /dev: not disks,
+// not the host's /dev/shm (shared with the user's other processes; the run's private one is
+// granted by the child, once mounted: landlock_allow_beneath_in_child).
 constexpr const char* kWritableDevices[] = {"/dev/null", "/dev/zero",   "/dev/full",    "/dev/tty",
                                             "/dev/ptmx", "/dev/random", "/dev/urandom", "/dev/pts"};
 
@@ -186,6 +187,7 @@ Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& w
   result.fd = UniqueFd(static_cast<int>(fd));
 
   const __u64 handled = attr.handled_access_fs;
+  result.handled_fs = handled;
   BERTH_TRY(add_read_rules(result.fd.get(), hidden, handled));
   for (const auto& dir : writable_dirs)
     BERTH_TRY(add_path_rule(result.fd.get(), dir, handled, handled, true));
@@ -198,6 +200,20 @@ Result<LandlockRuleset> build_landlock_ruleset(const std::vector<std::string>& w
 int landlock_restrict_self(int ruleset_fd) {
   if (::syscall(SYS_landlock_restrict_self, ruleset_fd, 0) != 0) return errno;
   return 0;
+}
+
+int landlock_allow_beneath_in_child(int ruleset_fd, const char* path, uint64_t access) {
+  int fd = ::open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno;
+  landlock_path_beneath_attr rule{};
+  rule.allowed_access = access;
+  rule.parent_fd = fd;
+  int error =
+      ::syscall(SYS_landlock_add_rule, ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0
+          ? 0
+          : errno;
+  ::close(fd);
+  return error;
 }
 
 } // namespace berth::sandbox

@@ -26,7 +26,7 @@ def abstract():
 def child(conn):
     conn.send(conn.recv() * 2)
 def forkserver():
-    # (No Pool: its semaphores live in /dev/shm, which Landlock keeps read-only.)
+    # (Pool and Lock, which need /dev/shm: t_sandbox_private_shm.sh.)
     ctx = multiprocessing.get_context("forkserver")
     a, b = ctx.Pipe()
     p = ctx.Process(target=child, args=(b,)); p.start()

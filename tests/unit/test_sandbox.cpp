@@ -6,6 +6,7 @@
 #include "core/sandbox_internal.hpp"
 #include "util/child_process.hpp"
 #include "util/paths.hpp"
+#include "util/scope_exit.hpp"
 #include "util/temp_dir.hpp"
 
 #include <arpa/inet.h>
@@ -208,6 +209,38 @@ TEST_F(SandboxTest, LandlockDevicesABuildWritesStayWritable) {
   PREPARE_OR_SKIP(sandbox, SandboxMode::landlock, Network::off);
   auto r = sh(sandbox, "echo x > /dev/null && head -c 4 /dev/zero > /dev/null && ls / > /dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// A private /dev/shm (a tmpfs in the run's own mount namespace, whose Landlock rule the child
+// adds once it is mounted): writable, without the host's files, nothing of it on the host; each
+// run of the same prepared sandbox gets a fresh one.
+TEST_F(SandboxTest, LandlockPrivateDevShm) {
+  for (Network network : {Network::on, Network::off}) {
+    PREPARE_OR_SKIP(sandbox, SandboxMode::landlock, network);
+    bool private_shm = false;
+    for (const auto& layer : sandbox.layers)
+      private_shm = private_shm || layer.find("a private /dev/shm") != std::string::npos;
+    if (!private_shm)
+      GTEST_SKIP() << "no mount namespace here: "
+                   << (sandbox.warnings.empty() ? "" : sandbox.warnings.front());
+    std::string id = std::to_string(::getpid());
+    std::string host = "/dev/shm/berth-unit-host-" + id;
+    std::string inside = "/dev/shm/berth-unit-inside-" + id;
+    spit(host, "host\n");
+    ::chmod(host.c_str(), 0666);
+    auto remove = util::on_scope_exit([&] {
+      ::unlink(host.c_str());
+      ::unlink(inside.c_str());
+    });
+    for (int round = 0; round < 2; ++round) {
+      auto r = sh(sandbox, "test ! -e " + host + " && test -z \"$(ls -A /dev/shm)\" && echo in > " +
+                               inside + " && cat " + inside);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out, "in\n");
+      EXPECT_FALSE(util::exists(inside));
+    }
+    EXPECT_EQ(slurp(host), "host\n");
+  }
 }
 
 TEST_F(SandboxTest, LandlockTruncateAndRenameOfReadOnlyFilesRefused) {
