@@ -2,6 +2,7 @@
 // similarity (identical / overlapping / disjoint, Jaccard of files and of lines), and the review
 // page's escaping of everything an attempt wrote.
 #include "core/compare.hpp"
+#include "core/diff_cache.hpp"
 
 #include <gtest/gtest.h>
 
@@ -159,4 +160,42 @@ TEST(Compare, HtmlTruncatesALongDiff) {
   EXPECT_NE(page.find("truncated: 1001 more lines"), std::string::npos);
 }
 
+// ---- the diff cache's entries (src/core/diff_cache.hpp) -----------------------------------------
+
+const std::string kFrom(40, '1'), kTo(40, '2'), kSetup = "0123456789abcdef";
+const std::string kBody = std::string(":100644 100644 ") + std::string(40, '3') + " " +
+                          std::string(40, '4') + " M\0f\0" + "1\t0\tf\0\0" +
+                          "diff --git a/f b/f\n@@ -0,0 +1 @@\n+x\n";
+
+TEST(DiffCache, AnEntryGivesBackItsBody) {
+  std::string entry = berth::diff_cache_entry(kSetup, kFrom, kTo, kBody);
+  EXPECT_EQ(berth::diff_cache_body(entry, kSetup, kFrom, kTo), kBody);
+  EXPECT_EQ(
+      berth::diff_cache_body(berth::diff_cache_entry(kSetup, kFrom, kTo, ""), kSetup, kFrom, kTo),
+      "")
+      << "the same trees: an empty diff is kept too";
+}
+
+TEST(DiffCache, AnotherSetupOrPairIsNotThisEntry) {
+  std::string entry = berth::diff_cache_entry(kSetup, kFrom, kTo, kBody);
+  EXPECT_FALSE(berth::diff_cache_body(entry, "fedcba9876543210", kFrom, kTo))
+      << "git or its configuration changed since";
+  EXPECT_FALSE(berth::diff_cache_body(entry, kSetup, kTo, kFrom));
+  EXPECT_FALSE(berth::diff_cache_body(entry, kSetup, kFrom, std::string(40, '5')))
+      << "a file renamed by hand";
+}
+
+TEST(DiffCache, ADamagedEntryIsNoEntry) {
+  std::string entry = berth::diff_cache_entry(kSetup, kFrom, kTo, kBody);
+  // Cut anywhere, or any byte changed: never a body.
+  for (size_t n = 0; n < entry.size(); ++n) {
+    EXPECT_FALSE(berth::diff_cache_body(entry.substr(0, n), kSetup, kFrom, kTo)) << "cut at " << n;
+    std::string flipped = entry;
+    flipped[n] = static_cast<char>(flipped[n] ^ 0x20);
+    EXPECT_FALSE(berth::diff_cache_body(flipped, kSetup, kFrom, kTo)) << "changed at " << n;
+  }
+  EXPECT_FALSE(berth::diff_cache_body(entry + "more", kSetup, kFrom, kTo)) << "grown";
+  EXPECT_FALSE(berth::diff_cache_body("", kSetup, kFrom, kTo));
+  EXPECT_FALSE(berth::diff_cache_body("{\"not\": \"an entry\"}", kSetup, kFrom, kTo));
+}
 } // namespace
