@@ -32,18 +32,17 @@ std::string checksum(const std::string& body) {
 
 } // namespace
 
-std::string diff_cache_entry(const std::string& setup, const std::string& from,
-                             const std::string& to, const std::string& body) {
-  return fmt::format("{}setup {}\npair {} {}\nbody {}\n\n", kMagic, setup, from, to,
-                     checksum(body)) +
-         body;
+std::string diff_cache_entry(const std::string& setup, const std::string& key,
+                             const std::string& body) {
+  return fmt::format("{}setup {}\nkey {}\nbody {}\n\n", kMagic, setup, key, checksum(body)) + body;
 }
 
 std::optional<std::string> diff_cache_body(const std::string& text, const std::string& setup,
-                                           const std::string& from, const std::string& to) {
+                                           const std::string& key) {
   // The header's lines, each whole, then an empty line, then the body.
-  std::string head = fmt::format("{}setup {}\npair {} {}\nbody ", kMagic, setup, from, to);
-  if (text.compare(0, head.size(), head) != 0) return std::nullopt;
+  std::string head = fmt::format("{}setup {}\nkey {}\nbody ", kMagic, setup, key);
+  if (key.find('\n') != std::string::npos || text.compare(0, head.size(), head) != 0)
+    return std::nullopt;
   size_t end = text.find("\n\n", head.size());
   if (end == std::string::npos) return std::nullopt;
   std::string sum = text.substr(head.size(), end - head.size());
@@ -58,21 +57,39 @@ DiffCache::DiffCache(const Project& project)
 
 std::optional<std::string> DiffCache::find(const std::string& from, const std::string& to) const {
   if (!is_oid(from) || !is_oid(to)) return std::nullopt;
-  std::string file = util::join(dir_, from + "-" + to);
+  return find_entry(from + "-" + to, from + " " + to);
+}
+
+bool DiffCache::keep(const std::string& from, const std::string& to,
+                     const std::string& body) const {
+  if (!is_oid(from) || !is_oid(to)) return false;
+  return keep_entry(from + "-" + to, from + " " + to, body);
+}
+
+std::optional<std::string> DiffCache::find_preview(const std::string& key) const {
+  return find_entry(fmt::format("merge-{:016x}", util::fnv1a(key)), key);
+}
+
+bool DiffCache::keep_preview(const std::string& key, const std::string& body) const {
+  return keep_entry(fmt::format("merge-{:016x}", util::fnv1a(key)), key, body);
+}
+
+std::optional<std::string> DiffCache::find_entry(const std::string& name,
+                                                 const std::string& key) const {
+  std::string file = util::join(dir_, name);
   auto text = util::read_file(file);
   if (!text) return std::nullopt;
-  auto body = diff_cache_body(*text, setup_, from, to);
+  auto body = diff_cache_body(*text, setup_, key);
   // Used now: the last to go when the folder is pruned. (Failing to say so costs nothing.)
   if (body) (void)::utimensat(AT_FDCWD, file.c_str(), nullptr, 0);
   return body;
 }
 
-bool DiffCache::keep(const std::string& from, const std::string& to,
-                     const std::string& body) const {
-  if (!is_oid(from) || !is_oid(to) || body.size() > kMaxEntryBytes) return false;
+bool DiffCache::keep_entry(const std::string& name, const std::string& key,
+                           const std::string& body) const {
+  if (body.size() > kMaxEntryBytes || key.find('\n') != std::string::npos) return false;
   if (!util::make_dirs(dir_)) return false;
-  return util::write_file_atomic(util::join(dir_, from + "-" + to),
-                                 diff_cache_entry(setup_, from, to, body))
+  return util::write_file_atomic(util::join(dir_, name), diff_cache_entry(setup_, key, body))
       .has_value();
 }
 

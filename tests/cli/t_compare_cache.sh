@@ -1,5 +1,6 @@
-# compare keeps each attempt's diff by (from, to) in <git-common-dir>/berth/diffs/, so a compare
-# of attempts nobody changed since the last runs no diff-tree. The cache can never give a wrong
+# compare keeps each attempt's diff by (from, to) in <git-common-dir>/berth/diffs/, and its merge
+# preview by the objects it was made of, so a compare of attempts nobody changed since the last
+# runs no diff-tree and no merge-tree. The cache can never give a wrong
 # answer: a damaged, swapped, emptied or planted entry is not used (and is written again), a
 # change of git's configuration makes every entry miss, and a cache folder that cannot be made is
 # no error. Each time, every attempt's files and counts are `berth diff`'s.
@@ -87,6 +88,23 @@ doc=$(berth --json compare try)
 assert_eq "$doc" "$first"
 assert_eq "$(cat "$cache")" "not a folder"
 rm -f "$cache"
+
+# The target moves (a change to src/main.c, which try-2 changes too): each attempt's merge is
+# previewed again (its commits, merge-tree) and kept with the diffs; the next compare asks git
+# nothing per attempt and gives the same answers, the conflict included.
+echo "int user(void);" >>src/main.c && git commit -qam "the target moves"
+moved=$(berth --json compare try)
+same_as_diff "$moved"
+assert_eq "$(jq -r '[.attempts[].merges_cleanly] | join(" ")' <<<"$moved")" "true false true"
+assert_eq "$(jq -r '.attempts[1].conflicts | join(" ")' <<<"$moved")" src/main.c
+berth --json compare try >/dev/null
+doc=$(GIT_TRACE=$T/moved.trace berth --json compare try)
+assert_eq "$doc" "$moved"
+assert_not_contains "$(git_calls "$T/moved.trace")" "merge-tree"
+assert_eq "$(git_calls "$T/moved.trace" | wc -l)" 3
+# A damaged preview is not used either.
+for e in "$cache"/merge-*; do echo "0 clean" >"$e"; done
+assert_eq "$(berth --json compare try)" "$moved"
 
 # Bounded: a full folder keeps the entries used last, within DiffCache::kMaxEntries (256).
 mkdir -p "$cache"
