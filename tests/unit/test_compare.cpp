@@ -4,6 +4,7 @@
 #include "core/compare.hpp"
 #include "core/diff_cache.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace {
@@ -165,10 +166,11 @@ TEST(Compare, HtmlTruncatesALongDiff) {
 const std::string kKey = std::string(40, '1') + " " + std::string(40, '2');
 const std::string kSetup = "0123456789abcdef";
 const std::string kBody = std::string(":100644 100644 ") + std::string(40, '3') + " " +
-                          std::string(40, '4') + " M\0f\0" + "1\t0\tf\0\0" +
-                          "diff --git a/f b/f\n@@ -0,0 +1 @@\n+x\n";
+                          std::string(40, '4') + std::string(" M\0f\0", 5) +
+                          std::string("1\t0\tf\0\0", 7) + "diff --git a/f b/f\n@@ -0,0 +1 @@\n+x\n";
 
 TEST(DiffCache, AnEntryGivesBackItsBody) {
+  ASSERT_EQ(std::count(kBody.begin(), kBody.end(), '\0'), 4) << "a body holds NULs";
   std::string entry = berth::diff_cache_entry(kSetup, kKey, kBody);
   EXPECT_EQ(berth::diff_cache_body(entry, kSetup, kKey), kBody);
   EXPECT_EQ(berth::diff_cache_body(berth::diff_cache_entry(kSetup, kKey, ""), kSetup, kKey), "")

@@ -508,6 +508,7 @@ std::string describe(const berth::NumStat& n) {
 }
 template <class T> std::vector<std::string> described(const std::vector<T>& items) {
   std::vector<std::string> out;
+  out.reserve(items.size());
   for (const auto& i : items)
     out.push_back(describe(i));
   return out;
@@ -575,7 +576,7 @@ TEST(TreeDiff, SplitsABatchByItsHeaders) {
   std::string h1 = kA + " " + kB, h2 = kA + " " + kA, h3 = kB + " " + kC;
   // The first pair names a file after the third pair's header: the records are walked, so that
   // name cannot end the first body early.
-  std::string tricky = h3;
+  const std::string& tricky = h3;
   std::string b1 = body_of({":100644 100644 " + kOld + " " + kNew + " M", tricky},
                            {"1\t0\t" + tricky}, "diff --git a/x b/x\n@@ -1 +1,2 @@\n x\n+y\n");
   std::string b3 = body_of({":100644 100644 " + kOld + " " + kNew + " M", "g"}, {"0\t1\tg"},
