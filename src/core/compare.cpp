@@ -1,9 +1,9 @@
 // compare: a fork's attempts (or any workspaces) side by side. Each attempt's numbers come from
 // the review core (diff_workspace: the same diff `berth diff` shows, uncommitted work included)
 // and one merge preview against the target (merge-tree, as accept's); the attempts are looked at
-// in parallel, bounded by the cores. Nothing is written to any workspace or ref: the only object
-// made is the commit holding an attempt's uncommitted work, which merge-tree needs.
-// docs/compare.md.
+// in parallel, bounded by the cores. Both are kept in the diff cache (diff_cache.hpp) by the
+// objects they were made of. Nothing is written to any workspace or ref: the only object made is
+// the commit holding an attempt's uncommitted work, which merge-tree needs. docs/compare.md.
 #include "core/compare.hpp"
 
 #include "berth/fork.hpp"

@@ -106,7 +106,7 @@ void DiffCache::prune() const {
     struct stat st;
     if (::fstatat(dir.fd(), std::string(e.name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
     std::string name(e.name);
-    // A scratch file of a write that never finished (write_file_atomic's "NAME.tmp.PID"), or
+    // A scratch file of a write that never finished (write_file_atomic's "NAME.tmp.PID.N"), or
     // anything else that is no entry: gone once it is a minute old.
     bool entry = S_ISREG(st.st_mode) && name.find('.') == std::string::npos;
     if (!entry) {
