@@ -157,12 +157,20 @@ Result<Target> find_target(const Project& project, const Workspace& w,
   if (t.branch == w.branch)
     return fail(ErrorCode::usage, fmt::format("'{}' is the workspace's own branch", t.branch),
                 "accept into the branch the change should land on, e.g. --into main");
-  auto tip = BERTH_TRY(
-      git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + t.branch})));
-  if (!tip.ok())
-    return fail(ErrorCode::invalid_revision, fmt::format("no branch named '{}'", t.branch),
-                "name an existing local branch with --into");
-  t.commit = chomp(tip.out);
+  // Its tip: when it is the branch checked out in the main checkout, what `worktree list` just
+  // resolved that HEAD to (one git process less: compare's target); else asked.
+  const std::string ref = "refs/heads/" + t.branch;
+  std::string main_head = entries.empty() ? std::string() : entries.front().head;
+  if (!entries.empty() && entries.front().branch == ref && !main_head.empty() &&
+      main_head.find_first_not_of('0') != std::string::npos) {
+    t.commit = main_head;
+  } else {
+    auto tip = BERTH_TRY(git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref})));
+    if (!tip.ok())
+      return fail(ErrorCode::invalid_revision, fmt::format("no branch named '{}'", t.branch),
+                  "name an existing local branch with --into");
+    t.commit = chomp(tip.out);
+  }
   for (const auto& e : entries)
     if (e.branch == "refs/heads/" + t.branch && e.path != w.path) t.worktree = e.path;
   return t;

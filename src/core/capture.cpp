@@ -230,15 +230,27 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
   if (shadow) seen = look(project, w, *shadow);
   if (seen && !seen->capture.empty())
     if (auto kept = kept_capture(w, *seen)) return *kept;
-  Captured c;
-  auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
-  if (!head) {
-    // Its branch deleted under it: say so rather than git's "Needed a single revision".
-    BERTH_TRY(refuse_lost_branch(project, w));
-    return tl::unexpected(head.error());
-  }
-  c.head = chomp(head->out);
-  c.head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", c.head + "^{tree}"}))).out);
+  // HEAD and its tree: HEAD as the verdict's status saw it when there is one (the fast way below
+  // builds on that status, so the capture is of that one moment; and one git process less),
+  // else asked.
+  auto ends = [&](const std::string& seen_head) -> Result<Captured> {
+    Captured c;
+    if (!seen_head.empty()) {
+      c.head = seen_head;
+    } else {
+      auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
+      if (!head) {
+        // Its branch deleted under it: say so rather than git's "Needed a single revision".
+        BERTH_TRY(refuse_lost_branch(project, w));
+        return tl::unexpected(head.error());
+      }
+      c.head = chomp(head->out);
+    }
+    c.head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", c.head + "^{tree}"}))).out);
+    return c;
+  };
+  std::string seen_head = seen ? parse_status_v2(seen->status).head : std::string();
+  Captured c = BERTH_TRY(ends(seen_head));
 
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");
   if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
@@ -255,8 +267,9 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
         return *fast;
       }
     // Something went wrong the fast way (a shadow git cannot read, say): drop the shadow and let
-    // git look at everything.
+    // git look at everything, HEAD included (it may have moved since that status).
     discard_shadow(project, w);
+    if (!seen_head.empty()) c = BERTH_TRY(ends({}));
   }
   return capture_all(project, w, std::move(c), tmp_dir);
 }

@@ -1,15 +1,16 @@
 // compare: a fork's attempts (or any workspaces) side by side. Each attempt's numbers come from
 // the review core (diff_workspace: the same diff `berth diff` shows, uncommitted work included)
 // and one merge preview against the target (merge-tree, as accept's); the attempts are looked at
-// in parallel, bounded by the cores. Nothing is written to any workspace or ref: the only object
-// made is the commit holding an attempt's uncommitted work, which merge-tree needs.
-// docs/compare.md.
+// in parallel, bounded by the cores. Both are kept in the diff cache (diff_cache.hpp) by the
+// objects they were made of. Nothing is written to any workspace or ref: the only object made is
+// the commit holding an attempt's uncommitted work, which merge-tree needs. docs/compare.md.
 #include "core/compare.hpp"
 
 #include "berth/fork.hpp"
 #include "berth/json.hpp"
 #include "core/accept_steps.hpp"
 #include "core/capture.hpp"
+#include "core/diff_cache.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -21,6 +22,7 @@
 #include "util/try.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fmt/format.h>
 #include <map>
@@ -216,6 +218,56 @@ Result<void> preview_merge(const Project& project, const std::string& target_com
   }
   if (!merged.ok()) return tl::unexpected(git_error(preview, merged));
   a.merges_cleanly = true;
+  return {};
+}
+
+// What a preview learns depends on objects only (the target, where the attempt's change starts,
+// its HEAD, its tree) and on git's setup, so it is kept in the diff cache: a compare of attempts
+// nobody changed since the last, against a target that did not move since either, asks git
+// nothing per attempt.
+std::string preview_key(const std::string& target_commit, const Attempt& a) {
+  return fmt::format("merge {} {} {} {}", target_commit, a.diff.from, a.diff.head,
+                     a.diff.uncommitted ? a.diff.to_tree : "-");
+}
+
+// "COMMITS clean|conflicts" then each conflicted path, NUL-terminated.
+std::string preview_record(const Attempt& a) {
+  std::string out = fmt::format("{} {}\n", a.commits, a.merges_cleanly ? "clean" : "conflicts");
+  for (const auto& path : a.conflicts)
+    out += path + '\0';
+  return out;
+}
+
+bool read_preview(const std::string& record, Attempt& a) {
+  size_t space = record.find(' '), nl = record.find('\n');
+  if (space == std::string::npos || nl == std::string::npos || space > nl || space == 0 ||
+      space > 9)
+    return false;
+  std::string count = record.substr(0, space), verdict = record.substr(space + 1, nl - space - 1);
+  if (!std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      (verdict != "clean" && verdict != "conflicts"))
+    return false;
+  std::string rest = record.substr(nl + 1);
+  if (!rest.empty() && rest.back() != '\0') return false;
+  auto conflicts = split_z(rest);
+  if (std::any_of(conflicts.begin(), conflicts.end(), [](auto& p) { return p.empty(); }) ||
+      (verdict == "clean") != conflicts.empty())
+    return false;
+  a.commits = std::stoi(count);
+  a.merges_cleanly = verdict == "clean";
+  a.conflicts = std::move(conflicts);
+  return true;
+}
+
+Result<void> preview_kept(const Project& project, const DiffCache& cache,
+                          const std::string& target_commit, Attempt& a,
+                          std::atomic<bool>& kept_any) {
+  if (a.diff.from == target_commit && a.diff.head == target_commit)
+    return preview_merge(project, target_commit, a); // (no git call to save)
+  std::string key = preview_key(target_commit, a);
+  if (auto kept = cache.find_preview(key); kept && read_preview(*kept, a)) return {};
+  BERTH_TRY(preview_merge(project, target_commit, a));
+  if (cache.keep_preview(key, preview_record(a))) kept_any = true;
   return {};
 }
 
@@ -436,12 +488,15 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
     for (auto& a : attempts)
       if (!a.error)
         if (auto done = fill_diffs(project, {&a.diff}); !done) a.error = done.error();
+  DiffCache cache(project);
+  std::atomic<bool> kept{false};
   util::parallel_for(attempts.size(), [&](size_t i) {
     if (attempts[i].error) return;
     attempts[i].patches = split_patch(attempts[i].diff.patch);
-    if (auto done = preview_merge(project, target.commit, attempts[i]); !done)
+    if (auto done = preview_kept(project, cache, target.commit, attempts[i], kept); !done)
       attempts[i].error = done.error();
   });
+  if (kept) cache.prune();
   // A row that cannot be read shows nothing half-read.
   for (auto& a : attempts)
     if (a.error) a = Attempt{a.name, a.attempt, {}, {}, 0, false, {}, a.error, nullptr};

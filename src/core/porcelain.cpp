@@ -174,6 +174,142 @@ std::vector<NumStat> parse_numstat(const std::string& z_output) {
   return out;
 }
 
+namespace {
+
+// The NUL-terminated field at `at` (advanced past its NUL). False when no NUL ends it.
+bool next_field(std::string_view s, size_t& at, std::string_view& field) {
+  size_t nul = s.find('\0', at);
+  if (nul == std::string_view::npos) return false;
+  field = s.substr(at, nul - at);
+  at = nul + 1;
+  return true;
+}
+
+// A numstat count: digits, or "-" for a binary file (-1).
+bool parse_count(std::string_view text, int64_t& count) {
+  if (text == "-") {
+    count = -1;
+    return true;
+  }
+  if (text.empty() || text.size() > 18 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  count = 0;
+  for (char c : text)
+    count = count * 10 + (c - '0');
+  return true;
+}
+
+// One pair's raw records (":old_mode new_mode old_oid new_oid STATUS[score]" NUL path NUL, a
+// second path for a rename or copy) then its numstat records ("ADDED TAB DELETED TAB path" NUL, or
+// an empty path then the old and new paths), from `at` through the NUL that ends them. Where the
+// records end (the patch begins); nullopt when they are not of that form. `into` gets them.
+std::optional<size_t> walk_records(std::string_view s, size_t at, TreeDiff* into) {
+  if (at >= s.size() || s[at] != ':') return std::nullopt;
+  while (at < s.size() && s[at] == ':') {
+    std::string_view head, path;
+    if (!next_field(s, at, head) || !next_field(s, at, path) || path.empty()) return std::nullopt;
+    std::vector<std::string_view> parts;
+    for (size_t start = 1; start <= head.size();) {
+      size_t end = std::min(head.find(' ', start), head.size());
+      parts.push_back(head.substr(start, end - start));
+      start = end + 1;
+    }
+    if (parts.size() != 5 || parts[4].empty()) return std::nullopt;
+    RawChange c{std::string(parts[0]),
+                std::string(parts[1]),
+                std::string(parts[2]),
+                std::string(parts[3]),
+                parts[4][0],
+                std::string(path),
+                {}};
+    if (c.status == 'R' || c.status == 'C') {
+      std::string_view to;
+      if (!next_field(s, at, to) || to.empty()) return std::nullopt;
+      c.old_path = std::move(c.path);
+      c.path = std::string(to);
+    }
+    if (into) into->raw.push_back(std::move(c));
+  }
+  while (at < s.size() && s[at] != '\0') {
+    std::string_view record;
+    if (!next_field(s, at, record)) return std::nullopt;
+    size_t tab1 = record.find('\t');
+    size_t tab2 = tab1 == std::string_view::npos ? tab1 : record.find('\t', tab1 + 1);
+    NumStat n;
+    if (tab2 == std::string_view::npos || !parse_count(record.substr(0, tab1), n.additions) ||
+        !parse_count(record.substr(tab1 + 1, tab2 - tab1 - 1), n.deletions))
+      return std::nullopt;
+    n.path = std::string(record.substr(tab2 + 1));
+    if (n.path.empty()) { // a rename: the old and the new path follow
+      std::string_view from, to;
+      if (!next_field(s, at, from) || !next_field(s, at, to) || from.empty() || to.empty())
+        return std::nullopt;
+      n.old_path = std::string(from);
+      n.path = std::string(to);
+    }
+    if (into) into->numstat.push_back(std::move(n));
+  }
+  if (at >= s.size()) return std::nullopt; // no separator: the patch is missing
+  return at + 1;
+}
+
+// Whether a line of `size` characters that are two object ids ("HEX HEX"), then a newline,
+// begins at `at`.
+bool is_header(std::string_view s, size_t at, size_t size) {
+  if (size < 3 || size % 2 == 0 || at + size >= s.size() || s[at + size] != '\n') return false;
+  size_t half = size / 2;
+  for (size_t i = 0; i < size; ++i) {
+    char c = s[at + i];
+    bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    if (i == half ? c != ' ' : !hex) return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<TreeDiff> parse_tree_diff(std::string_view body) {
+  TreeDiff d;
+  if (body.empty()) return d; // the same trees
+  auto end = walk_records(body, 0, &d);
+  if (!end) return std::nullopt;
+  d.patch = std::string(body.substr(*end));
+  // A patch of every changed path, whole: its first file's header, its last line ended.
+  if (d.patch.rfind("diff --git ", 0) != 0 || d.patch.back() != '\n') return std::nullopt;
+  return d;
+}
+
+std::optional<std::vector<std::string>> split_tree_diffs(std::string_view output,
+                                                         const std::vector<std::string>& headers) {
+  std::vector<std::string> bodies;
+  size_t at = 0;
+  for (size_t i = 0; i < headers.size(); ++i) {
+    const std::string& header = headers[i];
+    if (header.empty() || output.compare(at, header.size(), header) != 0 ||
+        at + header.size() >= output.size() || output[at + header.size()] != '\n')
+      return std::nullopt;
+    at += header.size() + 1;
+    size_t start = at;
+    if (at < output.size() && output[at] == ':') {
+      auto patch = walk_records(output, at, nullptr);
+      if (!patch) return std::nullopt;
+      // The patch runs to the next line that is a pair of object ids (no patch line is: each
+      // begins with a keyword, a diff sign or a base85 length letter), which must be the next
+      // pair's, or to the end after the last pair.
+      at = *patch;
+      while (at < output.size() && !is_header(output, at, header.size())) {
+        size_t nl = output.find('\n', at);
+        at = nl == std::string_view::npos ? output.size() : nl + 1;
+      }
+      if ((at == output.size()) != (i + 1 == headers.size())) return std::nullopt;
+    }
+    bodies.emplace_back(output.substr(start, at - start));
+  }
+  if (at != output.size()) return std::nullopt;
+  return bodies;
+}
+
 MergePreview parse_merge_tree(const std::string& z_output) {
   MergePreview p;
   auto fields = split_z(z_output);

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace berth {
@@ -66,6 +68,29 @@ struct NumStat {
   int64_t additions = -1, deletions = -1;
 };
 std::vector<NumStat> parse_numstat(const std::string& z_output);
+
+/// One tree pair's diff from `git diff-tree -r -z -M --raw --numstat -p` (the three outputs in one
+/// pass): its changed paths, their line counts, and the patch.
+struct TreeDiff {
+  std::vector<RawChange> raw;
+  std::vector<NumStat> numstat;
+  std::string patch; ///< the "diff --git" sections, "" when nothing changed
+};
+
+/// The part of such an output that belongs to one tree pair (what follows its "TREE TREE" line in
+/// `--stdin` mode), parsed. Nullopt when it is not of that form (say, a cached copy that was
+/// damaged).
+std::optional<TreeDiff> parse_tree_diff(std::string_view body);
+
+/// The output of `git diff-tree --stdin -r -z -M --raw --numstat -p` fed the lines `headers`
+/// ("TREE TREE", in order), cut into each pair's body (what parse_tree_diff reads): git writes
+/// each input line back, newline-terminated, then that pair's raw records, numstat records, a NUL
+/// and the patch (nothing at all when the trees are the same). The records are walked field by
+/// field, so a path that looks like a header cannot cut a body short; only the patch's end is
+/// found by the next header at a line start, where no patch line can look like one. Nullopt when
+/// the output is not of that form.
+std::optional<std::vector<std::string>> split_tree_diffs(std::string_view output,
+                                                         const std::vector<std::string>& headers);
 
 /// `git merge-tree --write-tree --name-only -z` output: the tree and the conflicted paths.
 struct MergePreview {

@@ -8,6 +8,7 @@
 #include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/crash_checks.hpp"
+#include "core/diff_cache.hpp"
 #include "core/lease.hpp"
 #include "core/nested.hpp"
 #include "core/porcelain.hpp"
@@ -17,6 +18,7 @@
 #include "util/paths.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -25,13 +27,14 @@ namespace berth {
 
 namespace {
 
-// The file list from diff-tree's `--raw -z` and `--numstat -z` outputs of the same two trees.
-std::vector<FileChange> file_changes(const std::string& raw, const std::string& numstat) {
+// The file list from diff-tree's raw and numstat records of the same two trees.
+std::vector<FileChange> file_changes(const std::vector<RawChange>& raw,
+                                     const std::vector<NumStat>& numstat) {
   std::map<std::string, NumStat> counts;
-  for (auto& n : parse_numstat(numstat))
+  for (const auto& n : numstat)
     counts[n.path] = n;
   std::vector<FileChange> files;
-  for (const auto& c : parse_diff_raw(raw)) {
+  for (const auto& c : raw) {
     FileChange f;
     f.path = c.path;
     f.old_path = c.old_path;
@@ -60,7 +63,7 @@ Result<std::vector<FileChange>> changes_between(const Project& project, const st
   auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--raw", from, to})));
   auto num =
       BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--numstat", from, to})));
-  return file_changes(raw.out, num.out);
+  return file_changes(parse_diff_raw(raw.out), parse_numstat(num.out));
 }
 
 Result<std::string> review_base(const Project& project, const Workspace& w,
@@ -161,90 +164,96 @@ Result<Diff> diff_workspace(const Project& project, std::string_view name,
 
 namespace {
 
-// The sections of a `diff-tree --stdin` output: each of `headers` ("TREE TREE", in order) begins
-// a line (at the start, or after a newline or, in -z output, a NUL) and ends with one; what
-// follows it up to the next is its section. Nullopt when one is not found where it must be.
-std::optional<std::vector<std::string>> split_sections(const std::string& out,
-                                                       const std::vector<std::string>& headers) {
-  auto ends_line = [&](size_t at) {
-    return at < out.size() && (out[at] == '\n' || out[at] == '\0');
-  };
-  std::vector<std::pair<size_t, size_t>> spans; // header's start, section's start
-  size_t at = 0;
-  for (const auto& h : headers) {
-    size_t found = out.find(h, at);
-    while (found != std::string::npos &&
-           ((found != 0 && out[found - 1] != '\n' && out[found - 1] != '\0') ||
-            !ends_line(found + h.size())))
-      found = out.find(h, found + 1);
-    if (found == std::string::npos || (spans.empty() && found != 0)) return std::nullopt;
-    spans.emplace_back(found, found + h.size() + 1);
-    at = found + h.size() + 1;
-  }
-  std::vector<std::string> sections;
-  for (size_t i = 0; i < spans.size(); ++i) {
-    size_t end = i + 1 < spans.size() ? spans[i + 1].first : out.size();
-    sections.push_back(out.substr(spans[i].second, end - spans[i].second));
-  }
-  return sections;
+// One pass of diff-tree gives all three outputs of a pair: the file list (raw), the line counts
+// (numstat) and the patch `berth diff` shows (whole object ids and binary hunks).
+const std::vector<std::string> kTreeDiffArgs{"diff-tree", "--stdin",      "-r",        "-z",
+                                             "-M",        "--raw",        "--numstat", "-p",
+                                             "--binary",  "--full-index", "--no-color"};
+
+// What one pair's diff says, in a Diff.
+void apply_tree_diff(Diff& d, const TreeDiff& t) {
+  d.files = file_changes(t.raw, t.numstat);
+  if (d.format == DiffFormat::patch && !d.files.empty()) d.patch = t.patch;
 }
 
 } // namespace
 
 Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs) {
   if (diffs.empty()) return {};
-  // The trees the diffs start from (diff-tree --stdin compares two trees, not a commit and a
-  // tree): one rev-parse for all.
-  std::vector<std::string> froms;
-  for (const Diff* d : diffs)
-    if (std::find(froms.begin(), froms.end(), d->from) == froms.end()) froms.push_back(d->from);
-  std::vector<std::string> args{"rev-parse"};
-  for (const auto& from : froms)
-    args.push_back(from + "^{tree}");
-  auto parsed = BERTH_TRY(git(repo_call(project, args)));
-  std::map<std::string, std::string> tree_of;
-  size_t at = 0;
-  for (const auto& from : froms) {
-    size_t nl = parsed.out.find('\n', at);
-    if (nl == std::string::npos) return fail(ErrorCode::git_failed, "rev-parse: short output");
-    tree_of[from] = parsed.out.substr(at, nl - at);
-    at = nl + 1;
-  }
-  std::string input;
-  std::vector<std::string> headers;
-  bool patches = false;
+  // Each pair (from, to) once, and those diffed before from the cache: objects never change, so
+  // a kept diff is this one (docs/compare.md, "Cost").
+  using Pair = std::pair<std::string, std::string>;
+  DiffCache cache(project);
+  std::map<Pair, TreeDiff> known;
+  std::vector<Pair> missing;
   for (const Diff* d : diffs) {
-    headers.push_back(tree_of[d->from] + " " + d->to_tree);
-    input += headers.back() + "\n";
-    patches = patches || d->format == DiffFormat::patch;
-  }
-  auto batch = [&](std::vector<std::string> batch_args) -> Result<std::string> {
-    GitCall call = repo_call(project, std::move(batch_args));
-    call.input = input;
-    return BERTH_TRY(git(call)).out;
-  };
-  auto raw = BERTH_TRY(batch({"diff-tree", "--stdin", "-r", "-z", "-M", "--raw"}));
-  auto num = BERTH_TRY(batch({"diff-tree", "--stdin", "-r", "-z", "-M", "--numstat"}));
-  std::string patch;
-  if (patches) {
-    patch = BERTH_TRY(
-        batch({"diff-tree", "--stdin", "-p", "--binary", "--full-index", "-M", "--no-color"}));
-  }
-  auto raws = split_sections(raw, headers);
-  auto nums = split_sections(num, headers);
-  auto texts = patches ? split_sections(patch, headers) : std::vector<std::string>(diffs.size());
-  for (size_t i = 0; i < diffs.size(); ++i) {
-    Diff& d = *diffs[i];
-    if (raws && nums && texts) {
-      d.files = file_changes((*raws)[i], (*nums)[i]);
-      if (d.format == DiffFormat::patch && !d.files.empty()) d.patch = (*texts)[i];
+    Pair pair{d->from, d->to_tree};
+    if (known.count(pair) || std::find(missing.begin(), missing.end(), pair) != missing.end())
       continue;
-    }
-    // An output that does not split as it must (never seen): each diff on its own.
-    d.files = BERTH_TRY(changes_between(project, d.from, d.to_tree));
-    if (d.format == DiffFormat::patch && !d.files.empty())
-      d.patch = BERTH_TRY(git(repo_call(project, patch_args(d.from, d.to_tree)))).out;
+    std::optional<TreeDiff> kept;
+    if (auto body = cache.find(pair.first, pair.second)) kept = parse_tree_diff(*body);
+    if (kept)
+      known.emplace(std::move(pair), std::move(*kept));
+    else
+      missing.push_back(std::move(pair));
   }
+  if (!missing.empty()) {
+    // The trees the missing diffs start from (diff-tree --stdin compares two trees, not a commit
+    // and a tree): one rev-parse for all; then one diff-tree for all of them.
+    std::vector<std::string> froms;
+    for (const auto& [from, to] : missing)
+      if (std::find(froms.begin(), froms.end(), from) == froms.end()) froms.push_back(from);
+    std::vector<std::string> args{"rev-parse"};
+    for (const auto& from : froms)
+      args.push_back(from + "^{tree}");
+    auto parsed = BERTH_TRY(git(repo_call(project, args)));
+    std::map<std::string, std::string> tree_of;
+    size_t at = 0;
+    for (const auto& from : froms) {
+      size_t nl = parsed.out.find('\n', at);
+      if (nl == std::string::npos) return fail(ErrorCode::git_failed, "rev-parse: short output");
+      tree_of[from] = parsed.out.substr(at, nl - at);
+      at = nl + 1;
+    }
+    GitCall batch = repo_call(project, kTreeDiffArgs);
+    std::vector<std::string> headers;
+    for (const auto& [from, to] : missing) {
+      headers.push_back(tree_of[from] + " " + to);
+      batch.input += headers.back() + "\n";
+    }
+    auto out = BERTH_TRY(git(batch)).out;
+    auto bodies = split_tree_diffs(out, headers);
+    std::vector<std::optional<TreeDiff>> made(missing.size());
+    if (bodies)
+      for (size_t i = 0; i < missing.size(); ++i)
+        made[i] = parse_tree_diff((*bodies)[i]);
+    // Kept for the next compare (each write waits for its disk: side by side).
+    std::atomic<bool> kept{false};
+    util::parallel_for(missing.size(), [&](size_t i) {
+      if (made[i] && cache.keep(missing[i].first, missing[i].second, (*bodies)[i])) kept = true;
+    });
+    for (size_t i = 0; i < missing.size(); ++i) {
+      if (made[i]) {
+        known.emplace(missing[i], std::move(*made[i]));
+        continue;
+      }
+      // An output that does not read as it must (never seen): this diff on its own.
+      TreeDiff alone;
+      const auto& [from, to] = missing[i];
+      alone.raw = parse_diff_raw(
+          BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--raw", from, to})))
+              .out);
+      alone.numstat = parse_numstat(
+          BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "-M", "--numstat", from, to})))
+              .out);
+      if (!alone.raw.empty())
+        alone.patch = BERTH_TRY(git(repo_call(project, patch_args(from, to)))).out;
+      known.emplace(missing[i], std::move(alone));
+    }
+    if (kept) cache.prune();
+  }
+  for (Diff* d : diffs)
+    apply_tree_diff(*d, known.at({d->from, d->to_tree}));
   return {};
 }
 

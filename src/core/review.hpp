@@ -18,7 +18,9 @@ Result<std::vector<FileChange>> changes_between(const Project& project, const st
 Result<Diff> diff_ends(const Project& project, std::string_view name, const DiffOptions& options);
 
 /// The files (and, for those asking for a patch, the patches) of several diffs made by
-/// diff_ends, in four git calls for all of them rather than three each.
+/// diff_ends: each pair (from, to) once, from the diff cache (DiffCache) when it was diffed
+/// before, the others in one `rev-parse` and one `diff-tree --stdin` for all of them (raw,
+/// numstat and patch in one pass), then kept in the cache.
 Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs);
 
 /// Where a workspace's own change starts: its base, or after `sync` the last target merged in.

@@ -4,6 +4,7 @@
 #include "core/watch.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/child_process.hpp"
 #include "util/paths.hpp"
 
 #include <cerrno>
@@ -195,6 +196,23 @@ std::string state_key(const Project& project, const Workspace& w, const std::str
   key += stat_key(global_excludes(project));
   return key;
 }
+
+} // namespace
+
+std::string git_setup_key(const Project& project) {
+  // (the git run is the first on PATH, as the runner's posix_spawnp finds it)
+  std::string key = stat_key(util::find_in_path("git"));
+  key += stat_key(util::join(project.common_dir(), "config"));
+  key += stat_key(util::join(project.common_dir(), "info/attributes"));
+  // A call on the repository runs in the git dir, which git then takes for the work tree.
+  key += stat_key(util::join(project.common_dir(), ".gitattributes"));
+  for (const auto& file : global_config_files())
+    key += stat_key(file);
+  if (!git_config_dir().empty()) key += stat_key(util::join(git_config_dir(), "attributes"));
+  return key;
+}
+
+namespace {
 
 void put_field(std::string& out, const std::string& field) {
   out += std::to_string(field.size());

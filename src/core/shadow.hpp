@@ -73,6 +73,12 @@ std::optional<Verdict> look(const Project& project, const Workspace& workspace,
 /// The same without a shadow or watcher: a read-only status that stats every file.
 std::optional<Verdict> look_plain(const Project& project, const Workspace& workspace);
 
+/// What, besides the objects, shapes what git says of them here: the git program and the
+/// configuration and attribute files it reads for the repository (the shared config, the user's
+/// and the system's, info/attributes, the user's attributes file), each by its device, inode, size
+/// and modification time. Any change to one of them changes the key.
+std::string git_setup_key(const Project& project);
+
 /// The tree of the index version the shadow mirrors (its staged state), cached per version.
 /// Nullopt when the index has unresolved conflicts (no tree) or git fails.
 std::optional<std::string> index_tree(const Project& project, const Workspace& workspace,

@@ -1,5 +1,6 @@
 #include "util/atomic_file.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -21,7 +22,10 @@ std::string dirname_of(const std::string& path) {
 
 tl::expected<void, std::string> write_file_atomic(const std::string& path,
                                                   std::string_view content) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  // Unique per call: two threads writing the same file (the same content, say) each rename a
+  // whole file of their own.
+  static std::atomic<unsigned> calls{0};
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(++calls);
   auto fail = [&](const char* what) {
     int saved = errno;
     ::unlink(tmp.c_str());

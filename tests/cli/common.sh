@@ -427,8 +427,9 @@ fingerprint() {
     cat "$common/info/exclude" 2>/dev/null || true
     echo "== berth dir"
     if [[ -d $common/berth ]]; then
-      # shadow/: the watcher's caches (copies of workspace indexes), not records.
-      (cd "$common/berth" && find . -type f ! -name lock ! -path './shadow/*' -print0 |
+      # shadow/: the watcher's caches (copies of workspace indexes), diffs/: compare's kept
+      # diffs; caches, not records.
+      (cd "$common/berth" && find . -type f ! -name lock ! -path './shadow/*' ! -path './diffs/*' -print0 |
         LC_ALL=C sort -z | xargs -0r sha256sum)
     fi
     echo "== workspace folders"

@@ -2,7 +2,9 @@
 // similarity (identical / overlapping / disjoint, Jaccard of files and of lines), and the review
 // page's escaping of everything an attempt wrote.
 #include "core/compare.hpp"
+#include "core/diff_cache.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace {
@@ -159,4 +161,44 @@ TEST(Compare, HtmlTruncatesALongDiff) {
   EXPECT_NE(page.find("truncated: 1001 more lines"), std::string::npos);
 }
 
+// ---- the diff cache's entries (src/core/diff_cache.hpp) -----------------------------------------
+
+const std::string kKey = std::string(40, '1') + " " + std::string(40, '2');
+const std::string kSetup = "0123456789abcdef";
+const std::string kBody = std::string(":100644 100644 ") + std::string(40, '3') + " " +
+                          std::string(40, '4') + std::string(" M\0f\0", 5) +
+                          std::string("1\t0\tf\0\0", 7) + "diff --git a/f b/f\n@@ -0,0 +1 @@\n+x\n";
+
+TEST(DiffCache, AnEntryGivesBackItsBody) {
+  ASSERT_EQ(std::count(kBody.begin(), kBody.end(), '\0'), 4) << "a body holds NULs";
+  std::string entry = berth::diff_cache_entry(kSetup, kKey, kBody);
+  EXPECT_EQ(berth::diff_cache_body(entry, kSetup, kKey), kBody);
+  EXPECT_EQ(berth::diff_cache_body(berth::diff_cache_entry(kSetup, kKey, ""), kSetup, kKey), "")
+      << "the same trees: an empty diff is kept too";
+}
+
+TEST(DiffCache, AnotherSetupOrPairIsNotThisEntry) {
+  std::string entry = berth::diff_cache_entry(kSetup, kKey, kBody);
+  EXPECT_FALSE(berth::diff_cache_body(entry, "fedcba9876543210", kKey))
+      << "git or its configuration changed since";
+  EXPECT_FALSE(
+      berth::diff_cache_body(entry, kSetup, std::string(40, '2') + " " + std::string(40, '1')));
+  EXPECT_FALSE(
+      berth::diff_cache_body(entry, kSetup, std::string(40, '1') + " " + std::string(40, '5')))
+      << "a file renamed by hand";
+}
+
+TEST(DiffCache, ADamagedEntryIsNoEntry) {
+  std::string entry = berth::diff_cache_entry(kSetup, kKey, kBody);
+  // Cut anywhere, or any byte changed: never a body.
+  for (size_t n = 0; n < entry.size(); ++n) {
+    EXPECT_FALSE(berth::diff_cache_body(entry.substr(0, n), kSetup, kKey)) << "cut at " << n;
+    std::string flipped = entry;
+    flipped[n] = static_cast<char>(flipped[n] ^ 0x20);
+    EXPECT_FALSE(berth::diff_cache_body(flipped, kSetup, kKey)) << "changed at " << n;
+  }
+  EXPECT_FALSE(berth::diff_cache_body(entry + "more", kSetup, kKey)) << "grown";
+  EXPECT_FALSE(berth::diff_cache_body("", kSetup, kKey));
+  EXPECT_FALSE(berth::diff_cache_body("{\"not\": \"an entry\"}", kSetup, kKey));
+}
 } // namespace

@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -38,6 +39,18 @@ public:
   // Run git in `cwd` (relative to the scratch root); the test fails if git does.
   std::string git(const std::string& cwd, std::vector<std::string> args) const {
     berth::GitCall call{std::move(args), path(cwd), env(), {}, util::Stream::pipe};
+    auto r = berth::git(call);
+    if (!r) {
+      ADD_FAILURE() << r.error().message << "\n" << (r.error().git ? r.error().git->err : "");
+      return {};
+    }
+    return r->out;
+  }
+
+  // The same, fed `input` on stdin.
+  std::string git_in(const std::string& cwd, std::vector<std::string> args,
+                     const std::string& input) const {
+    berth::GitCall call{std::move(args), path(cwd), env(), input, util::Stream::pipe};
     auto r = berth::git(call);
     if (!r) {
       ADD_FAILURE() << r.error().message << "\n" << (r.error().git ? r.error().git->err : "");
@@ -470,6 +483,178 @@ TEST(Trailers, FromARealCommitMessage) {
   std::string message = repo.git("r", {"log", "-1", "--format=%B"});
   EXPECT_EQ(berth::trailer_value(message, "Berth-Name"), "real");
   EXPECT_EQ(berth::trailer_value(message, "Berth-Head"), "abc");
+}
+
+// ---- diff-tree --stdin -r -z -M --raw --numstat -p: all three outputs in one pass
+// ----------------
+
+const std::string kA(40, 'a'), kB(40, 'b'), kC(40, 'c');
+const std::string kOld = "1111111111111111111111111111111111111111";
+const std::string kNew = "2222222222222222222222222222222222222222";
+
+// One pair's body as git writes it: raw records, numstat records, NUL, the patch.
+std::string body_of(const std::vector<std::string>& raw, const std::vector<std::string>& numstat,
+                    const std::string& patch) {
+  return z(raw) + z(numstat) + std::string(1, '\0') + patch;
+}
+
+std::string describe(const berth::RawChange& c) {
+  return c.old_mode + " " + c.new_mode + " " + c.old_oid + " " + c.new_oid + " " + c.status + " [" +
+         c.old_path + "] [" + c.path + "]";
+}
+std::string describe(const berth::NumStat& n) {
+  return std::to_string(n.additions) + " " + std::to_string(n.deletions) + " [" + n.old_path +
+         "] [" + n.path + "]";
+}
+template <class T> std::vector<std::string> described(const std::vector<T>& items) {
+  std::vector<std::string> out;
+  out.reserve(items.size());
+  for (const auto& i : items)
+    out.push_back(describe(i));
+  return out;
+}
+
+const std::string kRenamePatch = "diff --git a/old.txt \"b/new\\nline.txt\"\n"
+                                 "similarity index 82%\n"
+                                 "rename from old.txt\n"
+                                 "rename to \"new\\nline.txt\"\n"
+                                 "@@ -1 +1,2 @@\n"
+                                 " one\n"
+                                 "+two\n";
+
+TEST(TreeDiff, EveryKindOfRecord) {
+  std::string body =
+      body_of({":100644 100644 " + kOld + " " + kNew + " M", "blob.bin",                    //
+               ":000000 100644 " + std::string(40, '0') + " " + kNew + " A", "caf\xe9.txt", //
+               ":100755 100644 " + kOld + " " + kOld + " M", "bin/run sh",                  //
+               ":100644 100644 " + kOld + " " + kNew + " R082", "old.txt", "new\nline.txt"},
+              {"-\t-\tblob.bin", "1\t0\tcaf\xe9.txt", "0\t0\tbin/run sh", "1\t0\t", "old.txt",
+               "new\nline.txt"},
+              kRenamePatch);
+  auto d = berth::parse_tree_diff(body);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(described(d->raw),
+            (std::vector<std::string>{
+                "100644 100644 " + kOld + " " + kNew + " M [] [blob.bin]",
+                "000000 100644 " + std::string(40, '0') + " " + kNew + " A [] [caf\xe9.txt]",
+                "100755 100644 " + kOld + " " + kOld + " M [] [bin/run sh]",
+                "100644 100644 " + kOld + " " + kNew + " R [old.txt] [new\nline.txt]"}));
+  EXPECT_EQ(described(d->numstat),
+            (std::vector<std::string>{"-1 -1 [] [blob.bin]", "1 0 [] [caf\xe9.txt]",
+                                      "0 0 [] [bin/run sh]", "1 0 [old.txt] [new\nline.txt]"}));
+  EXPECT_EQ(d->patch, kRenamePatch);
+}
+
+TEST(TreeDiff, NothingChangedIsAnEmptyBody) {
+  auto d = berth::parse_tree_diff("");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->raw.empty());
+  EXPECT_TRUE(d->numstat.empty());
+  EXPECT_EQ(d->patch, "");
+}
+
+TEST(TreeDiff, DamagedBodiesAreRefused) {
+  std::string good = body_of({":100644 100644 " + kOld + " " + kNew + " M", "f"}, {"1\t0\tf"},
+                             "diff --git a/f b/f\n@@ -0,0 +1 @@\n+x\n");
+  ASSERT_TRUE(berth::parse_tree_diff(good));
+  // Cut anywhere before its patch: never read as a smaller diff. (A patch cut at a line's end
+  // still reads: the cache's checksum is what finds that.)
+  for (size_t n = 1; n <= good.find("diff --git"); ++n)
+    EXPECT_FALSE(berth::parse_tree_diff(good.substr(0, n))) << "cut at " << n;
+  EXPECT_FALSE(berth::parse_tree_diff("garbage"));
+  EXPECT_FALSE(berth::parse_tree_diff(body_of({":100644 M", "f"}, {"1\t0\tf"}, "diff --git x\n")))
+      << "a raw record short of fields";
+  EXPECT_FALSE(berth::parse_tree_diff(
+      body_of({":100644 100644 " + kOld + " " + kNew + " M", "f"}, {"x\t0\tf"}, "diff --git x\n")))
+      << "a count that is no number";
+  EXPECT_FALSE(berth::parse_tree_diff(
+      body_of({":100644 100644 " + kOld + " " + kNew + " M", "f"}, {"1\t0\tf"}, "@@ x\n")))
+      << "a patch that does not begin with a file";
+}
+
+TEST(TreeDiff, SplitsABatchByItsHeaders) {
+  std::string h1 = kA + " " + kB, h2 = kA + " " + kA, h3 = kB + " " + kC;
+  // The first pair names a file after the third pair's header: the records are walked, so that
+  // name cannot end the first body early.
+  const std::string& tricky = h3;
+  std::string b1 = body_of({":100644 100644 " + kOld + " " + kNew + " M", tricky},
+                           {"1\t0\t" + tricky}, "diff --git a/x b/x\n@@ -1 +1,2 @@\n x\n+y\n");
+  std::string b3 = body_of({":100644 100644 " + kOld + " " + kNew + " M", "g"}, {"0\t1\tg"},
+                           "diff --git a/g b/g\n@@ -1,2 +1 @@\n g\n-h\n");
+  std::string out = h1 + "\n" + b1 + h2 + "\n" + h3 + "\n" + b3;
+  auto bodies = berth::split_tree_diffs(out, {h1, h2, h3});
+  ASSERT_TRUE(bodies);
+  EXPECT_EQ(*bodies, (std::vector<std::string>{b1, "", b3}));
+  // The same pair twice (two attempts with one tree) gets the same body twice.
+  auto twice = berth::split_tree_diffs(h1 + "\n" + b1 + h1 + "\n" + b1, {h1, h1});
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(*twice, (std::vector<std::string>{b1, b1}));
+
+  EXPECT_FALSE(berth::split_tree_diffs(out, {h1, h3})) << "a pair left over";
+  EXPECT_FALSE(berth::split_tree_diffs(out, {h1, h2, h3, h1})) << "a pair missing";
+  EXPECT_FALSE(berth::split_tree_diffs(out, {h2, h1, h3})) << "another order";
+}
+
+// The one pass against the three outputs it replaces, from the installed git: renames, binary
+// files, mode changes, paths with spaces, newlines and bytes that are no UTF-8, a pair of the
+// same trees, and two pairs at once.
+TEST(TreeDiffGit, OnePassIsTheThreeOutputs) {
+  Scratch repo;
+  repo.git("", {"init", "-q", "-b", "main", "r"});
+  repo.write("r/old.txt", "one\ntwo\nthree\nfour\nfive\nsix\n");
+  repo.write("r/blob.bin", std::string("\0\1bin", 5));
+  repo.write("r/bin/run.sh", "echo\n");
+  ASSERT_EQ(::chmod(repo.path("r/bin/run.sh").c_str(), 0755), 0);
+  repo.write("r/sp ace.txt", "a\nb\n");
+  repo.write("r/del.txt", "gone\n");
+  repo.git("r", {"add", "-A"});
+  repo.git("r", {"commit", "-q", "-m", "base"});
+  std::string t1 = berth::chomp(repo.git("r", {"rev-parse", "HEAD^{tree}"}));
+
+  repo.git("r", {"mv", "old.txt", "new\nline.txt"});
+  repo.write("r/new\nline.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\n");
+  repo.write("r/blob.bin", std::string("\0\2bin", 5));
+  ASSERT_EQ(::chmod(repo.path("r/bin/run.sh").c_str(), 0644), 0);
+  ASSERT_EQ(::unlink(repo.path("r/del.txt").c_str()), 0);
+  repo.write("r/caf\xe9.txt", "hi\n");
+  repo.write("r/sp ace.txt", "a\nb\nc\n");
+  repo.write("r/no-newline", "end");
+  repo.git("r", {"add", "-A"});
+  std::string t2 = berth::chomp(repo.git("r", {"write-tree"}));
+
+  std::vector<std::string> headers{t1 + " " + t2, t1 + " " + t1, t2 + " " + t1};
+  std::string input;
+  for (const auto& h : headers)
+    input += h + "\n";
+  std::string out = repo.git_in("r",
+                                {"diff-tree", "--stdin", "-r", "-z", "-M", "--raw", "--numstat",
+                                 "-p", "--binary", "--full-index", "--no-color"},
+                                input);
+  auto bodies = berth::split_tree_diffs(out, headers);
+  ASSERT_TRUE(bodies) << out;
+  ASSERT_EQ(bodies->size(), 3u);
+  EXPECT_EQ((*bodies)[1], "") << "the same trees: nothing";
+  for (size_t i : {0u, 2u}) {
+    auto d = berth::parse_tree_diff((*bodies)[i]);
+    ASSERT_TRUE(d) << i;
+    std::string from = i == 0 ? t1 : t2, to = i == 0 ? t2 : t1;
+    auto raw =
+        berth::parse_diff_raw(repo.git("r", {"diff-tree", "-r", "-z", "-M", "--raw", from, to}));
+    auto num =
+        berth::parse_numstat(repo.git("r", {"diff-tree", "-r", "-z", "-M", "--numstat", from, to}));
+    EXPECT_EQ(described(d->raw), described(raw)) << i;
+    EXPECT_EQ(described(d->numstat), described(num)) << i;
+    EXPECT_EQ(d->patch, repo.git("r", {"diff-tree", "-p", "--binary", "--full-index", "-M",
+                                       "--no-color", from, to}))
+        << i;
+    EXPECT_EQ(d->raw.size(), 7u) << i;
+  }
+  auto forward = berth::parse_tree_diff((*bodies)[0]);
+  ASSERT_TRUE(forward);
+  std::vector<std::string> renamed;
+  for (const auto& c : forward->raw)
+    if (c.status == 'R') renamed.push_back(c.old_path + " -> " + c.path);
+  EXPECT_EQ(renamed, std::vector<std::string>{"old.txt -> new\nline.txt"});
 }
 
 } // namespace
