@@ -100,13 +100,15 @@ std::string trash_blocker(const Project& project, std::string_view name) {
   return {};
 }
 
-Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
+Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Content content,
+                               const std::optional<std::string>& branch_tip) {
   Snapshot s;
   s.name = w.name;
   s.branch = w.branch;
   s.base = w.base;
   s.owner = w.owner;
-  s.branch_tip = BERTH_TRY(rev(project, "refs/heads/" + w.branch + "^{commit}"));
+  s.branch_tip =
+      branch_tip ? *branch_tip : BERTH_TRY(rev(project, "refs/heads/" + w.branch + "^{commit}"));
 
   std::string head_tree, index_tree, work_tree;
   if (content == Content::work_tree) {
@@ -167,7 +169,11 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   commit.env = berth_identity();
   commit.input = message;
   s.commit = chomp(BERTH_TRY(git(commit)).out);
+  return s;
+}
 
+Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot& s) {
+  if (!s.ref.empty()) return {};
   // Create-only ref update: two discards in the same second get distinct refs.
   s.time = unix_now();
   std::optional<Error> failed;
@@ -179,7 +185,7 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
     auto made = BERTH_TRY(git_status_of(update));
     if (made.ok()) {
       s.ref = ref;
-      return s;
+      return {};
     }
     // The user's hook said no (to every name alike): the discard stops here, nothing removed.
     if (ref_hook_refused(made.err))
@@ -205,6 +211,43 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   }
   failed->hint = "run `git for-each-ref refs/berth/trash/` to inspect the trash";
   return tl::unexpected(std::move(*failed));
+}
+
+Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
+  Snapshot s = BERTH_TRY(make_snapshot(project, w, content, std::nullopt));
+  BERTH_TRY(keep_snapshot(project, w, s));
+  return s;
+}
+
+std::vector<Result<void>> keep_snapshots(const Project& project,
+                                         const std::vector<const Workspace*>& workspaces,
+                                         const std::vector<Snapshot*>& snapshots) {
+  std::vector<Result<void>> kept(snapshots.size());
+  // One transaction for all: each ref created (create-only) or none. A name taken (two
+  // discards of a name in one second), a hook's refusal or any other failure: each on its own,
+  // as keep_snapshot does it (another name, the hook's answer for that ref).
+  int64_t now = unix_now();
+  std::string input;
+  for (const Snapshot* s : snapshots)
+    if (s->ref.empty())
+      input += fmt::format("create {}{} {}\n", trash_prefix(s->name), now, s->commit);
+  if (!input.empty()) {
+    GitCall update = repo_call(project, {"update-ref", "-m", "berth: trash", "--stdin"});
+    update.input = input;
+    auto made = git_status_of(update);
+    bool all = made && made->ok();
+    for (size_t i = 0; i < snapshots.size(); ++i) {
+      Snapshot& s = *snapshots[i];
+      if (!s.ref.empty()) continue;
+      if (all) {
+        s.time = now;
+        s.ref = trash_prefix(s.name) + std::to_string(now);
+      } else {
+        kept[i] = keep_snapshot(project, *workspaces[i], s);
+      }
+    }
+  }
+  return kept;
 }
 
 Result<void> finish_restore(const Project& project, const Workspace& w, const Snapshot& snap,
@@ -384,6 +427,69 @@ bool snapshot_complete(const Project& project, const std::string& commit,
   auto checked = git_status_of(check);
   if (checked && checked->ok() && checked->out.find(" missing") == std::string::npos) return true;
   return incomplete(check, checked);
+}
+
+std::optional<std::vector<SnapshotTrees>>
+snapshots_complete(const Project& project, const std::vector<const Snapshot*>& snapshots) {
+  wait_for_running_gc(project);
+  // Each snapshot's trees, and its base's: reading them reads the commits (the snapshot, HEAD,
+  // the staged state). One rev-parse for all.
+  std::vector<std::string> args{"rev-parse"};
+  for (const Snapshot* s : snapshots) {
+    if (s->commit.empty() || s->head.empty() || s->index_commit.empty()) return std::nullopt;
+    for (const auto* commit : {&s->commit, &s->head, &s->index_commit, &s->base})
+      args.push_back(*commit + "^{tree}");
+  }
+  auto parsed = git_status_of(repo_call(project, args));
+  if (!parsed || !parsed->ok()) return std::nullopt;
+  auto lines = split_lines(parsed->out);
+  if (lines.size() != 4 * snapshots.size()) return std::nullopt;
+  std::vector<SnapshotTrees> trees;
+  std::string pairs, wanted;
+  for (size_t i = 0; i < snapshots.size(); ++i) {
+    const Snapshot& s = *snapshots[i];
+    SnapshotTrees t{lines[4 * i], lines[4 * i + 1], lines[4 * i + 2], lines[4 * i + 3]};
+    // What each added to HEAD, as snapshot_complete reads it: its work tree and its staged
+    // state against HEAD's tree.
+    pairs += fmt::format("{} {}\n{} {}\n", t.head, t.work, t.head, t.index);
+    wanted += fmt::format("{}\n{}\n{}\n", s.commit, s.head, s.index_commit);
+    if (!s.branch_tip.empty() && s.branch_tip != s.head) wanted += s.branch_tip + "\n";
+    if (!s.nested.empty()) wanted += s.nested + "\n";
+    trees.push_back(std::move(t));
+  }
+  GitCall diff = repo_call(project, {"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--raw"});
+  diff.input = pairs;
+  auto diffed = git_status_of(diff);
+  if (!diffed || !diffed->ok()) return std::nullopt;
+  // "TREE TREE\n" before each pair's entries (":<mode> <mode> <oid> <oid> <status>" NUL <path>
+  // NUL), so an entry's field may begin with one or more of those lines; a path never follows
+  // them.
+  bool path_next = false;
+  for (const auto& field : split_z(diffed->out)) {
+    if (path_next) {
+      path_next = false;
+      continue;
+    }
+    std::string_view entry = field;
+    size_t nl = entry.rfind('\n');
+    if (nl != std::string_view::npos) entry.remove_prefix(nl + 1);
+    if (entry.empty() || entry.front() != ':') continue;
+    path_next = true;
+    std::vector<std::string_view> words;
+    for (size_t at = 1, space; at <= entry.size(); at = space + 1) {
+      space = std::min(entry.find(' ', at), entry.size());
+      words.push_back(entry.substr(at, space - at));
+    }
+    // A gitlink names a commit of another repository: not this store's to hold.
+    if (words.size() >= 5 && words[1] != "160000" && words[4] != "D")
+      wanted += std::string(words[3]) + "\n";
+  }
+  GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
+  check.input = wanted;
+  auto checked = git_status_of(check);
+  if (!checked || !checked->ok() || checked->out.find(" missing") != std::string::npos)
+    return std::nullopt;
+  return trees;
 }
 
 namespace {

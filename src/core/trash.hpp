@@ -18,8 +18,23 @@ namespace berth {
 enum class Content { work_tree, commits_only };
 
 /// Save `workspace` to the trash. With Content::commits_only (its directory is gone or cannot be
-/// trusted) only its commits are kept.
+/// trusted) only its commits are kept. make_snapshot, then keep_snapshot.
 Result<Snapshot> take_snapshot(const Project& project, const Workspace& workspace, Content content);
+
+/// take_snapshot's first half: the snapshot's objects and commit, no ref yet (`ref` empty), or
+/// the newest snapshot already in the trash when it holds exactly the same (`ref` set; a
+/// discard killed after its snapshot left it). `branch_tip`: the branch's commit when the caller
+/// has read it ("" for none), else read here.
+Result<Snapshot> make_snapshot(const Project& project, const Workspace& workspace, Content content,
+                               const std::optional<std::string>& branch_tip);
+/// Its second half: the trash ref, create-only (a name taken in the same second gets `-1`,
+/// `-2`...). Nothing to do when `snapshot.ref` is set.
+Result<void> keep_snapshot(const Project& project, const Workspace& workspace, Snapshot& snapshot);
+/// keep_snapshot of several snapshots (of different workspaces) in one ref transaction; when it
+/// fails (a name taken, a hook's refusal), each on its own. One result per snapshot.
+std::vector<Result<void>> keep_snapshots(const Project& project,
+                                         const std::vector<const Workspace*>& workspaces,
+                                         const std::vector<Snapshot*>& snapshots);
 
 /// After a restore filled workspace `w` from `snapshot` (files, and `staged` as its index): its
 /// untracked files written back as stored, and HEAD put back on the branch the workspace had
@@ -91,6 +106,17 @@ std::string aside_snapshot_ref(const std::string& aside_path);
 /// `why`, when given, receives the git call that showed it incomplete.
 bool snapshot_complete(const Project& project, const std::string& commit,
                        std::optional<Error>* why = nullptr);
+/// The trees snapshots_complete read: HEAD's, the work tree's (the snapshot commit's), the
+/// staged state's, the base's.
+struct SnapshotTrees {
+  std::string head, work, index, base;
+};
+/// snapshot_complete of several snapshots just made or found (their parents as the Snapshot
+/// records them): one rev-parse, one `diff-tree --stdin` and one `cat-file` for all. Each one's
+/// trees when every object of every snapshot is there; nullopt when any is missing or git could
+/// not say (then ask snapshot_complete of each).
+std::optional<std::vector<SnapshotTrees>>
+snapshots_complete(const Project& project, const std::vector<const Snapshot*>& snapshots);
 /// Wait (at most 30 s) until the `git gc` running now, if any, has finished. One that started
 /// before a snapshot's ref existed did not see it: its repack may drop a pack holding the
 /// snapshot's objects, its prune delete them, after any check made meanwhile; one that starts
