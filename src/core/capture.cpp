@@ -231,14 +231,19 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
   if (seen && !seen->capture.empty())
     if (auto kept = kept_capture(w, *seen)) return *kept;
   Captured c;
-  auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
+  // HEAD and its tree in one call (after "--", which git echoes, nothing is a path).
+  auto head = git(workspace_call(w, {"rev-parse", "HEAD^{commit}", "HEAD^{tree}", "--"}));
   if (!head) {
-    // Its branch deleted under it: say so rather than git's "Needed a single revision".
+    // Its branch deleted under it: say so rather than git's "bad revision".
     BERTH_TRY(refuse_lost_branch(project, w));
     return tl::unexpected(head.error());
   }
-  c.head = chomp(head->out);
-  c.head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", c.head + "^{tree}"}))).out);
+  auto ids = split_lines(head->out);
+  if (ids.size() < 2 || ids[0].empty() || ids[1].empty())
+    return fail(ErrorCode::git_failed,
+                fmt::format("git rev-parse did not name HEAD of workspace '{}'", w.name));
+  c.head = ids[0];
+  c.head_tree = ids[1];
 
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");
   if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());

@@ -610,6 +610,10 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   // The snapshots: made one by one (each walks its own tree, its ignored files counted or
   // looked for meanwhile), their refs created in one transaction, checked whole in one pass.
   const bool pooled = project.config().get_int("pool.size") > 0 && !project.helper().empty();
+  std::vector<std::string> trashing;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (live(i)) trashing.push_back(all[i].claim->workspace().name);
+  auto newest = newest_in_trash(project, trashing);
   std::optional<std::vector<std::string>> made_paths;
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
@@ -628,8 +632,11 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     if (one.background)
       one.any_ignored =
           std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
-    auto snap = make_snapshot(project, w, present ? Content::work_tree : Content::commits_only,
-                              one.tip_listed ? one.tip : std::nullopt);
+    SnapshotHints hints;
+    if (one.tip_listed) hints.branch_tip = one.tip;
+    if (auto listed = newest.find(w.name); listed != newest.end()) hints.newest = listed->second;
+    auto snap =
+        make_snapshot(project, w, present ? Content::work_tree : Content::commits_only, hints);
     if (!snap) {
       give_up(i, snap.error());
       continue;

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <map>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,25 +45,37 @@ struct SameSnapshot {
 // discard killed after its snapshot but before its tree moved aside left (the workspace is as it
 // was): the retried discard reuses it instead of adding a twin to the trash. Compared by content,
 // not ids: the staged-state commit's id carries the time it was made.
+// What newest_same reads of a snapshot: refname, commit, time, tree, parents, each ending in a
+// NUL, then the message.
+const char* const kNewestFormat =
+    "--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(tree)%00%(parent)%00"
+    "%(contents)";
+
 Result<std::optional<SameSnapshot>>
 newest_same(const Project& project, std::string_view name, const std::string& work_tree,
             const std::string& index_tree, const std::string& head,
-            const std::vector<std::string>& later_parents, const std::string& message) {
-  auto listed = BERTH_TRY(git_status_of(repo_call(
-      project,
-      {"for-each-ref", "--sort=-refname", "--count=1",
-       std::string("--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(tree)%00") +
-           "%(parent)%00%(contents)",
-       trash_prefix(name)})));
-  if (!listed.ok() || listed.out.empty()) return std::nullopt;
+            const std::vector<std::string>& later_parents, const std::string& message,
+            const std::optional<std::string>& newest) {
+  std::string listed_out;
+  if (newest) {
+    listed_out = *newest;
+  } else {
+    auto listed =
+        BERTH_TRY(git_status_of(repo_call(project, {"for-each-ref", "--sort=-refname", "--count=1",
+                                                    kNewestFormat, trash_prefix(name)})));
+    if (!listed.ok()) return std::nullopt;
+    listed_out = std::move(listed.out);
+  }
+  if (listed_out.empty()) return std::nullopt;
   std::vector<std::string> fields;
   size_t from = 0;
   for (int i = 0; i < 5; ++i) {
-    size_t nul = listed.out.find('\0', from);
+    size_t nul = listed_out.find('\0', from);
     if (nul == std::string::npos) return std::nullopt;
-    fields.push_back(listed.out.substr(from, nul - from));
+    fields.push_back(listed_out.substr(from, nul - from));
     from = nul + 1;
   }
+  if (fields[0].rfind(trash_prefix(name), 0) != 0) return std::nullopt;
   auto trimmed = [](std::string text) {
     while (!text.empty() && text.back() == '\n')
       text.pop_back();
@@ -72,7 +85,7 @@ newest_same(const Project& project, std::string_view name, const std::string& wo
   std::istringstream words(fields[4]);
   for (std::string parent; words >> parent;)
     parents.push_back(parent);
-  if (fields[3] != work_tree || trimmed(listed.out.substr(from)) != trimmed(message) ||
+  if (fields[3] != work_tree || trimmed(listed_out.substr(from)) != trimmed(message) ||
       parents.size() != 2 + later_parents.size() || parents[0] != head ||
       !std::equal(later_parents.begin(), later_parents.end(), parents.begin() + 2))
     return std::nullopt;
@@ -100,8 +113,38 @@ std::string trash_blocker(const Project& project, std::string_view name) {
   return {};
 }
 
+std::map<std::string, std::string> newest_in_trash(const Project& project,
+                                                   const std::vector<std::string>& names) {
+  std::map<std::string, std::string> newest;
+  if (names.empty()) return newest; // (no pattern would list every ref)
+  std::vector<std::string> args{"for-each-ref", "--sort=-refname",
+                                std::string(kNewestFormat) + "%00"};
+  for (const auto& name : names) {
+    newest[name] = "";
+    args.push_back(trash_prefix(name));
+  }
+  auto listed = git_status_of(repo_call(project, args));
+  if (!listed || !listed->ok()) return {};
+  // Each snapshot: its six fields, each ending in a NUL, then the newline git ends it with.
+  const std::string& out = listed->out;
+  for (size_t at = 0; at < out.size();) {
+    size_t end = at;
+    for (int i = 0; i < 6 && end != std::string::npos; ++i) {
+      end = out.find('\0', end);
+      if (end != std::string::npos) ++end;
+    }
+    if (end == std::string::npos || end >= out.size() || out[end] != '\n') return {};
+    std::string record = out.substr(at, end - 1 - at);
+    for (const auto& name : names)
+      if (record.rfind(trash_prefix(name), 0) == 0 && newest[name].empty()) newest[name] = record;
+    at = end + 1;
+  }
+  return newest;
+}
+
 Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Content content,
-                               const std::optional<std::string>& branch_tip) {
+                               const SnapshotHints& hints) {
+  const std::optional<std::string>& branch_tip = hints.branch_tip;
   Snapshot s;
   s.name = w.name;
   s.branch = w.branch;
@@ -149,8 +192,8 @@ Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Conte
   std::vector<std::string> later_parents;
   if (!s.branch_tip.empty() && s.branch_tip != s.head) later_parents.push_back(s.branch_tip);
   if (!s.nested.empty()) later_parents.push_back(s.nested);
-  if (auto same = BERTH_TRY(
-          newest_same(project, w.name, work_tree, index_tree, s.head, later_parents, message))) {
+  if (auto same = BERTH_TRY(newest_same(project, w.name, work_tree, index_tree, s.head,
+                                        later_parents, message, hints.newest))) {
     s.ref = same->ref;
     s.commit = same->commit;
     s.index_commit = same->index_commit;
@@ -214,7 +257,7 @@ Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot&
 }
 
 Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
-  Snapshot s = BERTH_TRY(make_snapshot(project, w, content, std::nullopt));
+  Snapshot s = BERTH_TRY(make_snapshot(project, w, content, {}));
   BERTH_TRY(keep_snapshot(project, w, s));
   return s;
 }

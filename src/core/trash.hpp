@@ -8,6 +8,7 @@
 
 #include "berth/berth.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,12 +22,22 @@ enum class Content { work_tree, commits_only };
 /// trusted) only its commits are kept. make_snapshot, then keep_snapshot.
 Result<Snapshot> take_snapshot(const Project& project, const Workspace& workspace, Content content);
 
+/// What a caller snapshotting several workspaces has read for all at once.
+struct SnapshotHints {
+  /// The branch's commit ("" for none); read by make_snapshot when not given.
+  std::optional<std::string> branch_tip;
+  /// The workspace's newest snapshot in the trash, as newest_in_trash lists it ("" for none).
+  std::optional<std::string> newest;
+};
+/// The newest snapshot in the trash of each of `names` (its record as make_snapshot compares it;
+/// "" for a name with none), in one for-each-ref; empty when git could not say.
+std::map<std::string, std::string> newest_in_trash(const Project& project,
+                                                   const std::vector<std::string>& names);
 /// take_snapshot's first half: the snapshot's objects and commit, no ref yet (`ref` empty), or
 /// the newest snapshot already in the trash when it holds exactly the same (`ref` set; a
-/// discard killed after its snapshot left it). `branch_tip`: the branch's commit when the caller
-/// has read it ("" for none), else read here.
+/// discard killed after its snapshot left it).
 Result<Snapshot> make_snapshot(const Project& project, const Workspace& workspace, Content content,
-                               const std::optional<std::string>& branch_tip);
+                               const SnapshotHints& hints);
 /// Its second half: the trash ref, create-only (a name taken in the same second gets `-1`,
 /// `-2`...). Nothing to do when `snapshot.ref` is set.
 Result<void> keep_snapshot(const Project& project, const Workspace& workspace, Snapshot& snapshot);
