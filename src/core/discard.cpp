@@ -466,6 +466,21 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   return d;
 }
 
+// delete_aside (now) of a tree whose snapshot this discard has just made and checked whole
+// (`trees`, as that check read them): the full look compares with what is known instead of
+// reading the snapshot again, and a tree found exactly as saved goes without a second check of
+// the snapshot (its ref existed before the first, which waited for any gc running then; a later
+// gc sees the ref).
+void delete_checked_aside(const Project& project, const std::string& aside, const Snapshot& snap,
+                          const SnapshotTrees& trees, std::vector<std::string>& warnings) {
+  auto reaping = lock_trash(project);
+  KnownSnapshot known{snap.ref, snap.commit, trees.work, trees.index};
+  bool unchanged = false;
+  settle_aside(project, aside, false, &known, &unchanged);
+  if (!remove_aside(project, aside, unchanged ? SnapshotChecked::yes : SnapshotChecked::no))
+    warnings.push_back(fmt::format("could not delete {}; remove it by hand", aside));
+}
+
 // The branches' tips, read in one for-each-ref: branch name → commit. A branch missing from it
 // (gone, or not a commit) is read on its own by the caller.
 std::map<std::string, std::string> branch_tips(const Project& project,
@@ -550,6 +565,7 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     std::future<IgnoredCount> ignored;
     std::future<bool> any_ignored;
     std::string doomed;
+    std::optional<SnapshotTrees> trees; // as the batch's check read them
   };
   std::vector<One> all(names.size());
   auto give_up = [&](size_t i, Error error) {
@@ -685,6 +701,7 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     size_t i = checked[k];
     if (!live(i)) continue;
     One& one = all[i];
+    if (trees) one.trees = (*trees)[k];
     note_what_was_saved(project, one.claim->workspace(), *one.d.snapshot, one.claim->present,
                         one.claim->symlinked, one.d, trees ? &(*trees)[k] : nullptr);
     if (one.ignored.valid()) {
@@ -726,8 +743,12 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       give_up(i, forgotten.error());
       continue;
     }
-    if (one.doomed != w.path && !one.background)
-      delete_aside(project, one.doomed, false, one.d.warnings);
+    if (one.doomed != w.path && !one.background) {
+      if (one.trees && one.d.snapshot)
+        delete_checked_aside(project, one.doomed, *one.d.snapshot, *one.trees, one.d.warnings);
+      else
+        delete_aside(project, one.doomed, false, one.d.warnings);
+    }
     results[i] = std::move(one.d);
   }
   return results;

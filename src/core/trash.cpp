@@ -480,7 +480,8 @@ snapshots_complete(const Project& project, const std::vector<const Snapshot*>& s
   std::vector<std::string> args{"rev-parse"};
   for (const Snapshot* s : snapshots) {
     if (s->commit.empty() || s->head.empty() || s->index_commit.empty()) return std::nullopt;
-    for (const auto* commit : {&s->commit, &s->head, &s->index_commit, &s->base})
+    // (In SnapshotTrees' order: HEAD, the work tree, the staged state, the base.)
+    for (const auto* commit : {&s->head, &s->commit, &s->index_commit, &s->base})
       args.push_back(*commit + "^{tree}");
   }
   auto parsed = git_status_of(repo_call(project, args));
@@ -749,12 +750,20 @@ std::string salvage_snapshot(const Project& project, const std::string& commit,
   return chomp(out->out);
 }
 
-bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
+bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files,
+                  const KnownSnapshot* known_snapshot, bool* unchanged) {
+  if (unchanged) *unchanged = false;
   std::string ref = aside_snapshot_ref(aside_path);
   if (ref.empty()) return false;
-  auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
-  if (!known || !known->ok()) return false;
-  std::string snapshot = chomp(known->out);
+  if (known_snapshot && known_snapshot->ref != ref) known_snapshot = nullptr;
+  std::string snapshot;
+  if (known_snapshot) {
+    snapshot = known_snapshot->commit;
+  } else {
+    auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+    if (!known || !known->ok()) return false;
+    snapshot = chomp(known->out);
+  }
   std::string git_dir = read_gitfile(aside_path);
   if (git_dir.empty()) return false;
   Workspace w;
@@ -767,11 +776,15 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
   // aside from before it did so).
   (void)repair_submodule_links(w);
   auto full = capture_work_tree_fully(project, w);
-  auto saved = rev(project, snapshot + "^{tree}");
+  auto saved = known_snapshot ? Result<std::string>(known_snapshot->work_tree)
+                              : rev(project, snapshot + "^{tree}");
   // Taken as the snapshot was: its untracked files as they are on disk.
-  if (auto staged = rev(project, snapshot + "^2^{tree}"); full && staged && !staged->empty())
+  if (auto staged = known_snapshot ? Result<std::string>(known_snapshot->index_tree)
+                                   : rev(project, snapshot + "^2^{tree}");
+      full && staged && !staged->empty())
     full = untracked_as_is(project, w, *staged, *full);
   bool verified = full && saved && !saved->empty() && *full == *saved;
+  if (unchanged) *unchanged = verified;
   if (full && saved && !saved->empty() && *full != *saved) {
     auto parents = git_status_of(repo_call(project, {"rev-parse", snapshot + "^@"}));
     auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", snapshot}));

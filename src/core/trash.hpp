@@ -97,7 +97,14 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref);
 /// the snapshot (shown by `restore --list`). Nothing when no snapshot matches the tree's name.
 /// True only when the snapshot is now known to hold the whole tree (it matched the full look, or
 /// was completed from it): only then may a caller that must be sure (`doctor --repair`) delete it.
-bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files);
+/// `known`: the snapshot as the discard that moved the tree aside just made and checked it (its
+/// ref, commit, work tree and staged trees), so that they are not read again. `unchanged`, when
+/// given, says whether the full look found exactly the snapshot (nothing completed).
+struct KnownSnapshot {
+  std::string ref, commit, work_tree, index_tree;
+};
+bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files,
+                  const KnownSnapshot* known = nullptr, bool* unchanged = nullptr);
 
 /// What is left of a damaged snapshot whose commit is still there: a new commit of its tree with
 /// the entries whose blobs are missing left out (named in `Berth-Missing:` trailers), on those of
