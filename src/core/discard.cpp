@@ -651,8 +651,12 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     SnapshotHints hints;
     if (one.tip_listed) hints.branch_tip = one.tip;
     if (auto listed = newest.find(w.name); listed != newest.end()) hints.newest = listed->second;
-    auto snap =
-        make_snapshot(project, w, present ? Content::work_tree : Content::commits_only, hints);
+    const Content content = present ? Content::work_tree : Content::commits_only;
+    auto snap = make_snapshot(project, w, content, hints);
+    // A git call that failed (a `git gc --prune=now` deleting what it had just written, say):
+    // taken again as discard takes it, its ref made and checked at once (unless a hook said no).
+    if (!snap && snap.error().code != ErrorCode::hook_refused)
+      snap = take_whole_snapshot(project, w, content);
     if (!snap) {
       give_up(i, snap.error());
       continue;
@@ -671,13 +675,28 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   auto kept = keep_snapshots(project, owners, snaps);
   std::vector<const Snapshot*> to_check;
   std::vector<size_t> checked;
-  for (size_t k = 0; k < order.size(); ++k)
-    if (!kept[k])
-      give_up(order[k], kept[k].error());
-    else {
-      to_check.push_back(snaps[k]);
-      checked.push_back(order[k]);
+  for (size_t k = 0; k < order.size(); ++k) {
+    size_t i = order[k];
+    if (!kept[k]) {
+      // Its commit pruned before its ref existed (a `git gc --prune=now` meanwhile), say: taken
+      // again whole as discard takes it. A hook's refusal, or a ref in the trash's way, stands.
+      if (kept[k].error().code == ErrorCode::hook_refused ||
+          kept[k].error().code == ErrorCode::trash_blocked) {
+        give_up(i, kept[k].error());
+        continue;
+      }
+      auto again =
+          take_whole_snapshot(project, all[i].claim->workspace(),
+                              all[i].claim->present ? Content::work_tree : Content::commits_only);
+      if (!again) {
+        give_up(i, again.error());
+        continue;
+      }
+      *snaps[k] = std::move(*again);
     }
+    to_check.push_back(snaps[k]);
+    checked.push_back(i);
+  }
   std::optional<std::vector<SnapshotTrees>> trees;
   if (!to_check.empty()) trees = snapshots_complete(project, to_check);
   if (!trees)
