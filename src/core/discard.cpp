@@ -623,16 +623,21 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     one.d.unsaved_work = !one.tip->empty() && *one.tip != w.base;
   }
 
-  // The snapshots: made one by one (each walks its own tree, its ignored files counted or
-  // looked for meanwhile), their refs created in one transaction, checked whole in one pass.
+  // The snapshots: made side by side (each walks its own tree and writes only objects; its
+  // ignored files counted or looked for meanwhile), their refs created in one transaction,
+  // checked whole in one pass.
   const bool pooled = project.config().get_int("pool.size") > 0 && !project.helper().empty();
   std::vector<std::string> trashing;
+  std::vector<size_t> snapping;
   for (size_t i = 0; i < names.size(); ++i)
-    if (live(i)) trashing.push_back(all[i].claim->workspace().name);
+    if (live(i)) {
+      trashing.push_back(all[i].claim->workspace().name);
+      snapping.push_back(i);
+    }
   auto newest = newest_in_trash(project, trashing);
   std::optional<std::vector<std::string>> made_paths;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (!live(i)) continue;
+  std::vector<SnapshotHints> hints(names.size());
+  for (size_t i : snapping) {
     One& one = all[i];
     const Workspace& w = one.claim->workspace();
     const bool present = one.claim->present;
@@ -648,20 +653,25 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     if (one.background)
       one.any_ignored =
           std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
-    SnapshotHints hints;
-    if (one.tip_listed) hints.branch_tip = one.tip;
-    if (auto listed = newest.find(w.name); listed != newest.end()) hints.newest = listed->second;
-    const Content content = present ? Content::work_tree : Content::commits_only;
-    auto snap = make_snapshot(project, w, content, hints);
+    if (one.tip_listed) hints[i].branch_tip = one.tip;
+    if (auto listed = newest.find(w.name); listed != newest.end()) hints[i].newest = listed->second;
+  }
+  std::vector<Result<Snapshot>> made(names.size());
+  util::parallel_for(snapping.size(), [&](size_t k) {
+    size_t i = snapping[k];
+    const Workspace& w = all[i].claim->workspace();
+    const Content content = all[i].claim->present ? Content::work_tree : Content::commits_only;
+    made[i] = make_snapshot(project, w, content, hints[i]);
     // A git call that failed (a `git gc --prune=now` deleting what it had just written, say):
     // taken again as discard takes it, its ref made and checked at once (unless a hook said no).
-    if (!snap && snap.error().code != ErrorCode::hook_refused)
-      snap = take_whole_snapshot(project, w, content);
-    if (!snap) {
-      give_up(i, snap.error());
-      continue;
-    }
-    one.d.snapshot = std::move(*snap);
+    if (!made[i] && made[i].error().code != ErrorCode::hook_refused)
+      made[i] = take_whole_snapshot(project, w, content);
+  });
+  for (size_t i : snapping) {
+    if (!made[i])
+      give_up(i, made[i].error());
+    else
+      all[i].d.snapshot = std::move(*made[i]);
   }
   std::vector<size_t> order;
   std::vector<const Workspace*> owners;
