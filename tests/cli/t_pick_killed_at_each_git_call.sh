@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A pick of 1 of 3 attempts killed (SIGKILL, berth alone) before each git call of its siblings'
+# A pick of 1 of 3 attempts killed (SIGKILL: berth alone; its whole process group in
+# t_pick_group_killed_at_each_git_call, FAULT_MODES=group) before each git call of its siblings'
 # discard, which is one batch (their trash refs in one transaction, their branches deleted in
 # another): afterwards each sibling is either whole (files, branch) or wholly in the trash
 # (`restore` brings it back byte for byte, on its branch), the picked attempt has landed or not
@@ -48,47 +49,49 @@ all=$(count_git_calls "${pick[@]}")
 ((all > keep + 8)) || { echo "pick: $all git calls, with --keep-others $keep" >&2; false; }
 clear_fork
 
-for ((k = keep + 1; ; k += CRASH_STRIDE)); do
-  make_fork
-  crash_at_git_call "$k" alone "${pick[@]}" || break
-  at="call $k ($(cat "$FAULT_DIR/killed-at"))"
-  landed=no
-  if [[ $(git rev-parse release) != "$release" ]]; then
-    landed=yes
-    assert_eq "$(git cat-file blob release:landed-1.txt)" "attempt 1" "landed after a kill at $at"
-  fi
-  berth doctor --repair >/dev/null || { berth doctor --repair >&2; false; }
-  # Settled: doctor finds nothing (a temp file of the dead berth aside), once for all three.
-  out=$(berth --json doctor 2>/dev/null) || true
-  flat=${out//[[:space:]]/}
-  others=${flat//\"code\":\"stale_temp_file\"/}
-  [[ $flat == *'"problems":['* && $others != *'"code":'* ]] || {
-    echo "doctor finds problems after the repair of a kill at $at: $out" >&2
-    false
-  }
-  for i in 1 2 3; do
-    state=$(workspace_state "t-$i")
-    case $state in
-    whole)
-      assert_eq "$(tree_digest "$(berth path "t-$i")")" "${digest[$i]}" "t-$i after a kill at $at"
-      assert_eq "$(git rev-parse "berth/t-$i")" "${tip[$i]}" "berth/t-$i after a kill at $at"
-      ;;
-    gone)
-      # The picked attempt goes only once landed; a sibling only after the pick landed.
-      [[ $landed == yes ]] || { echo "t-$i gone, nothing landed, after a kill at $at" >&2; false; }
-      if ((i > 1)); then
-        ws=$(berth restore "t-$i")
-        assert_eq "$(tree_digest "$ws")" "${digest[$i]}" "t-$i restored after a kill at $at"
-        assert_eq "$(git rev-parse "berth/t-$i")" "${tip[$i]}"
-      fi
-      ;;
-    *)
-      echo "a kill at $at left t-$i $state after doctor --repair" >&2
+for mode in ${FAULT_MODES:-alone}; do
+  for ((k = keep + 1; ; k += CRASH_STRIDE)); do
+    make_fork
+    crash_at_git_call "$k" "$mode" "${pick[@]}" || break
+    at="call $k ($mode: $(cat "$FAULT_DIR/killed-at"))"
+    landed=no
+    if [[ $(git rev-parse release) != "$release" ]]; then
+      landed=yes
+      assert_eq "$(git cat-file blob release:landed-1.txt)" "attempt 1" "landed after a kill at $at"
+    fi
+    berth doctor --repair >/dev/null || { berth doctor --repair >&2; false; }
+    # Settled: doctor finds nothing (a temp file of the dead berth aside), once for all three.
+    out=$(berth --json doctor 2>/dev/null) || true
+    flat=${out//[[:space:]]/}
+    others=${flat//\"code\":\"stale_temp_file\"/}
+    [[ $flat == *'"problems":['* && $others != *'"code":'* ]] || {
+      echo "doctor finds problems after the repair of a kill at $at: $out" >&2
       false
-      ;;
-    esac
+    }
+    for i in 1 2 3; do
+      state=$(workspace_state "t-$i")
+      case $state in
+      whole)
+        assert_eq "$(tree_digest "$(berth path "t-$i")")" "${digest[$i]}" "t-$i after a kill at $at"
+        assert_eq "$(git rev-parse "berth/t-$i")" "${tip[$i]}" "berth/t-$i after a kill at $at"
+        ;;
+      gone)
+        # The picked attempt goes only once landed; a sibling only after the pick landed.
+        [[ $landed == yes ]] || { echo "t-$i gone, nothing landed, after a kill at $at" >&2; false; }
+        if ((i > 1)); then
+          ws=$(berth restore "t-$i")
+          assert_eq "$(tree_digest "$ws")" "${digest[$i]}" "t-$i restored after a kill at $at"
+          assert_eq "$(git rev-parse "berth/t-$i")" "${tip[$i]}"
+        fi
+        ;;
+      *)
+        echo "a kill at $at left t-$i $state after doctor --repair" >&2
+        false
+        ;;
+      esac
+    done
+    clear_fork
   done
-  clear_fork
 done
 # It ran to the end at last: landed, the siblings in the trash, restorable.
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "pick without a kill"
