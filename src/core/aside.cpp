@@ -51,9 +51,11 @@ std::string aside_may_go(const Project& project, const std::string& path) {
                      ref);
 }
 
-bool remove_aside(const Project& project, const std::string& path) {
+bool remove_aside(const Project& project, const std::string& path, SnapshotChecked checked) {
   if (util::basename(util::dirname(path)) != ".trash") return false;
-  if (!aside_may_go(project, path).empty()) return false;
+  if (checked == SnapshotChecked::yes ? !aside_claim_problem(project, path).empty()
+                                      : !aside_may_go(project, path).empty())
+    return false;
   auto removed =
       git_status_of(repo_call(project, {"worktree", "remove", "--force", "--force", path}));
   if (removed && removed->ok()) return true;

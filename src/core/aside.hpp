@@ -21,7 +21,12 @@ std::string aside_may_go(const Project& project, const std::string& path);
 /// say), by hand: the tree, then the admin dir whose `gitdir` names it (berth's lock on it keeps
 /// `git worktree prune` away, and its HEAD would keep the branch name taken). Never anything
 /// outside a `.trash` folder.
-bool remove_aside(const Project& project, const std::string& path);
+/// SnapshotChecked::yes: its snapshot was checked whole after its ref existed (and after any gc
+/// running then had ended; a later gc sees the ref) and a full look found the tree exactly as
+/// saved: only the record claims are asked, not the snapshot again (discard's own deletion).
+enum class SnapshotChecked { no, yes };
+bool remove_aside(const Project& project, const std::string& path,
+                  SnapshotChecked checked = SnapshotChecked::no);
 
 /// Whoever settles and deletes trees in a `.trash` folder (the background deleter, `pool fill`,
 /// `discard` deleting its own tree, `doctor --repair`) holds this lock meanwhile: one at a time.

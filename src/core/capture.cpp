@@ -231,22 +231,29 @@ Result<Captured> capture(const Project& project, const Workspace& w) {
   if (seen && !seen->capture.empty())
     if (auto kept = kept_capture(w, *seen)) return *kept;
   // HEAD and its tree: HEAD as the verdict's status saw it when there is one (the fast way below
-  // builds on that status, so the capture is of that one moment; and one git process less),
-  // else asked.
+  // builds on that status, so the capture is of that one moment), else asked; one git call
+  // either way.
   auto ends = [&](const std::string& seen_head) -> Result<Captured> {
     Captured c;
     if (!seen_head.empty()) {
       c.head = seen_head;
-    } else {
-      auto head = git(workspace_call(w, {"rev-parse", "--verify", "HEAD^{commit}"}));
-      if (!head) {
-        // Its branch deleted under it: say so rather than git's "Needed a single revision".
-        BERTH_TRY(refuse_lost_branch(project, w));
-        return tl::unexpected(head.error());
-      }
-      c.head = chomp(head->out);
+      c.head_tree =
+          chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", c.head + "^{tree}"}))).out);
+      return c;
     }
-    c.head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", c.head + "^{tree}"}))).out);
+    // HEAD and its tree in one call (after "--", which git echoes, nothing is a path).
+    auto head = git(workspace_call(w, {"rev-parse", "HEAD^{commit}", "HEAD^{tree}", "--"}));
+    if (!head) {
+      // Its branch deleted under it: say so rather than git's "bad revision".
+      BERTH_TRY(refuse_lost_branch(project, w));
+      return tl::unexpected(head.error());
+    }
+    auto ids = split_lines(head->out);
+    if (ids.size() < 2 || ids[0].empty() || ids[1].empty())
+      return fail(ErrorCode::git_failed,
+                  fmt::format("git rev-parse did not name HEAD of workspace '{}'", w.name));
+    c.head = ids[0];
+    c.head_tree = ids[1];
     return c;
   };
   std::string seen_head = seen ? parse_status_v2(seen->status).head : std::string();

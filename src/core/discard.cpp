@@ -34,6 +34,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <future>
+#include <map>
 #include <sys/stat.h>
 #include <thread>
 #include <tuple>
@@ -352,14 +353,18 @@ void delete_aside(const Project& project, const std::string& aside, bool backgro
 // What the snapshot says of the work: whether any would have been lost without it (a tree or a
 // history that differs from the base, or a nested repository's own work), and what a missing
 // directory left to save.
+// (`trees`: the snapshot's and the base's trees when the caller has read them.)
 void note_what_was_saved(const Project& project, const Workspace& w, const Snapshot& snap,
-                         bool present, bool symlinked, Discarded& d) {
+                         bool present, bool symlinked, Discarded& d,
+                         const SnapshotTrees* trees = nullptr) {
   d.warnings.insert(d.warnings.end(), snap.warnings.begin(), snap.warnings.end());
   d.unsaved_work = d.unsaved_work || !snap.nested.empty();
-  auto trees =
-      git_status_of(repo_call(project, {"rev-parse", snap.commit + "^{tree}", w.base + "^{tree}"}));
-  if (trees && trees->ok()) {
-    auto lines = split_lines(trees->out);
+  if (trees) {
+    d.unsaved_work = d.unsaved_work || snap.head != w.base || trees->work != trees->base;
+  } else if (auto read = git_status_of(
+                 repo_call(project, {"rev-parse", snap.commit + "^{tree}", w.base + "^{tree}"}));
+             read && read->ok()) {
+    auto lines = split_lines(read->out);
     d.unsaved_work =
         d.unsaved_work || snap.head != w.base || (lines.size() == 2 && lines[0] != lines[1]);
   }
@@ -461,6 +466,323 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   return d;
 }
 
+// delete_aside (now) of a tree whose snapshot this discard has just made and checked whole
+// (`trees`, as that check read them): the full look compares with what is known instead of
+// reading the snapshot again, and a tree found exactly as saved goes without a second check of
+// the snapshot (its ref existed before the first, which waited for any gc running then; a later
+// gc sees the ref).
+void delete_checked_aside(const Project& project, const std::string& aside, const Snapshot& snap,
+                          const SnapshotTrees& trees, std::vector<std::string>& warnings) {
+  auto reaping = lock_trash(project);
+  KnownSnapshot known{snap.ref, snap.commit, trees.work, trees.index};
+  bool unchanged = false;
+  settle_aside(project, aside, false, &known, &unchanged);
+  if (!remove_aside(project, aside, unchanged ? SnapshotChecked::yes : SnapshotChecked::no))
+    warnings.push_back(fmt::format("could not delete {}; remove it by hand", aside));
+}
+
+// The branches' tips, read in one for-each-ref: branch name → commit. A branch missing from it
+// (gone, or not a commit) is read on its own by the caller.
+std::map<std::string, std::string> branch_tips(const Project& project,
+                                               const std::vector<const Workspace*>& workspaces) {
+  std::map<std::string, std::string> tips;
+  std::vector<std::string> args{"for-each-ref",
+                                "--format=%(refname)%00%(objectname)%00%(objecttype)"};
+  for (const Workspace* w : workspaces)
+    if (!w->branch.empty()) args.push_back("refs/heads/" + w->branch);
+  if (args.size() == 2) return tips;
+  auto listed = git_status_of(repo_call(project, args));
+  if (!listed || !listed->ok()) return tips;
+  for (const auto& line : split_lines(listed->out)) {
+    auto fields = split_z(line + '\0');
+    if (fields.size() == 3 && fields[2] == "commit" && fields[0].rfind("refs/heads/", 0) == 0)
+      tips[fields[0].substr(11)] = fields[1];
+  }
+  return tips;
+}
+
+// drop_branch of several workspaces: one worktree list, and one ref transaction deleting every
+// branch (each a compare-and-swap from its tip); when it fails (one moved meanwhile, a hook's
+// refusal), each on its own.
+struct BranchToDrop {
+  const Workspace* workspace;
+  std::string tip, tree_now;
+  std::vector<std::string>* warnings;
+};
+void drop_branches(const Project& project, const std::vector<BranchToDrop>& drops) {
+  auto list = worktrees(project);
+  std::vector<const BranchToDrop*> going;
+  std::string input;
+  for (const auto& drop : drops) {
+    if (drop.tip.empty()) continue;
+    std::string ref = "refs/heads/" + drop.workspace->branch;
+    bool checked_out = false;
+    if (list)
+      for (const auto& entry : *list)
+        if (entry.branch == ref && entry.path != drop.tree_now) checked_out = true;
+    if (checked_out) {
+      drop.warnings->push_back(fmt::format("branch {} is checked out in another worktree: kept",
+                                           drop.workspace->branch));
+      continue;
+    }
+    going.push_back(&drop);
+    input += fmt::format("delete {} {}\n", ref, drop.tip);
+  }
+  if (going.empty()) return;
+  GitCall update = repo_call(project, {"update-ref", "--stdin"});
+  update.input = input;
+  if (auto all = git_status_of(update); all && all->ok()) return;
+  for (const BranchToDrop* drop : going)
+    if (auto del = git_status_of(repo_call(
+            project, {"update-ref", "-d", "refs/heads/" + drop->workspace->branch, drop->tip}));
+        !del || !del->ok())
+      drop->warnings->push_back(
+          fmt::format("branch {} moved meanwhile: kept", drop->workspace->branch));
+}
+
+// discard_workspaces to the trash: discard_steps for several workspaces, each step taken for
+// all before the next, so that what they share is done once: the branches' tips read in one
+// call, the snapshots' refs created in one transaction and checked whole in one pass, the
+// branches deleted in one transaction, one deleter for all. Each workspace goes through the
+// same states as its own discard (claimed → snapshot in the trash → moved aside → branch gone
+// → record gone), so a crash anywhere leaves each either whole (claimed, tree in place: the
+// next command frees it) or on its way to the trash (tree aside: finish_discard), as one
+// discard would. A failure stops that workspace only.
+std::vector<Result<Discarded>>
+discard_to_trash(const Project& project, const std::vector<std::string>& names, Force force) {
+  std::vector<Result<Discarded>> results(names.size());
+  if (auto recovered = recover_interrupted(project); !recovered) {
+    for (auto& r : results)
+      r = tl::unexpected(recovered.error());
+    return results;
+  }
+  struct One {
+    std::optional<DiscardClaim> claim;
+    Discarded d;
+    std::optional<std::string> tip;
+    bool tip_listed = false; // read with the others (else the snapshot reads it again)
+    bool background = false;
+    std::future<IgnoredCount> ignored;
+    std::future<bool> any_ignored;
+    std::string doomed;
+    std::optional<SnapshotTrees> trees; // as the batch's check read them
+  };
+  std::vector<One> all(names.size());
+  auto give_up = [&](size_t i, Error error) {
+    One& one = all[i];
+    if (one.ignored.valid()) one.ignored.wait();
+    if (one.any_ignored.valid()) one.any_ignored.wait();
+    one.claim.reset(); // (puts the record back unless the tree has left its place)
+    results[i] = tl::unexpected(std::move(error));
+  };
+  auto live = [&](size_t i) { return all[i].claim.has_value(); };
+
+  // Each claimed and made saveable, as discard does it.
+  for (size_t i = 0; i < names.size(); ++i) {
+    One& one = all[i];
+    if (force == Force::yes) {
+      auto current = load_workspace(project, names[i]);
+      if (!current) {
+        results[i] = tl::unexpected(current.error());
+        continue;
+      }
+      stop_work_in(*current);
+    }
+    auto claim = claim_for_discard(project, names[i], force);
+    if (!claim) {
+      results[i] = tl::unexpected(claim.error());
+      continue;
+    }
+    one.claim.emplace(std::move(*claim));
+    one.d.workspace = one.claim->as_found();
+    if (auto saveable = make_saveable(one.claim->workspace(), one.claim->present, one.d.warnings);
+        !saveable)
+      give_up(i, saveable.error());
+  }
+
+  // The branches' tips, one call for all; a branch not there is brought back (or found gone) as
+  // discard does it.
+  std::vector<const Workspace*> claimed;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (live(i)) claimed.push_back(&all[i].claim->workspace());
+  auto tips = branch_tips(project, claimed);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!live(i)) continue;
+    One& one = all[i];
+    const Workspace& w = one.claim->workspace();
+    if (auto tip = tips.find(w.branch); !w.branch.empty() && tip != tips.end()) {
+      one.tip = tip->second;
+      one.tip_listed = true;
+    } else {
+      if (auto back = bring_back_lost_branch(project, w, one.d.warnings); !back) {
+        give_up(i, back.error());
+        continue;
+      }
+      one.tip = branch_tip(project, w);
+    }
+    one.d.unsaved_work = !one.tip->empty() && *one.tip != w.base;
+  }
+
+  // The snapshots: made side by side (each walks its own tree and writes only objects; its
+  // ignored files counted or looked for meanwhile), their refs created in one transaction,
+  // checked whole in one pass.
+  const bool pooled = project.config().get_int("pool.size") > 0 && !project.helper().empty();
+  std::vector<std::string> trashing;
+  std::vector<size_t> snapping;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (live(i)) {
+      trashing.push_back(all[i].claim->workspace().name);
+      snapping.push_back(i);
+    }
+  auto newest = newest_in_trash(project, trashing);
+  std::optional<std::vector<std::string>> made_paths;
+  std::vector<SnapshotHints> hints(names.size());
+  for (size_t i : snapping) {
+    One& one = all[i];
+    const Workspace& w = one.claim->workspace();
+    const bool present = one.claim->present;
+    one.background = present && pooled;
+    if (auto warning = missing_helper_warning(project)) one.d.warnings.push_back(*warning);
+    one.d.ignored_counted = !one.background;
+    if (present && !one.background) {
+      if (!made_paths) made_paths = setup_made_paths(project);
+      one.ignored = std::async(std::launch::async, [&w, made = *made_paths] {
+        return count_ignored_apart(w.git_dir, w.path, made);
+      });
+    }
+    if (one.background)
+      one.any_ignored =
+          std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
+    if (one.tip_listed) hints[i].branch_tip = one.tip;
+    if (auto listed = newest.find(w.name); listed != newest.end()) hints[i].newest = listed->second;
+  }
+  std::vector<Result<Snapshot>> made(names.size());
+  util::parallel_for(snapping.size(), [&](size_t k) {
+    size_t i = snapping[k];
+    const Workspace& w = all[i].claim->workspace();
+    const Content content = all[i].claim->present ? Content::work_tree : Content::commits_only;
+    made[i] = make_snapshot(project, w, content, hints[i]);
+    // A git call that failed (a `git gc --prune=now` deleting what it had just written, say):
+    // taken again as discard takes it, its ref made and checked at once (unless a hook said no).
+    if (!made[i] && made[i].error().code != ErrorCode::hook_refused)
+      made[i] = take_whole_snapshot(project, w, content);
+  });
+  for (size_t i : snapping) {
+    if (!made[i])
+      give_up(i, made[i].error());
+    else
+      all[i].d.snapshot = std::move(*made[i]);
+  }
+  std::vector<size_t> order;
+  std::vector<const Workspace*> owners;
+  std::vector<Snapshot*> snaps;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (live(i)) {
+      order.push_back(i);
+      owners.push_back(&all[i].claim->workspace());
+      snaps.push_back(&*all[i].d.snapshot);
+    }
+  auto kept = keep_snapshots(project, owners, snaps);
+  std::vector<const Snapshot*> to_check;
+  std::vector<size_t> checked;
+  for (size_t k = 0; k < order.size(); ++k) {
+    size_t i = order[k];
+    if (!kept[k]) {
+      // Its commit pruned before its ref existed (a `git gc --prune=now` meanwhile), say: taken
+      // again whole as discard takes it. A hook's refusal, or a ref in the trash's way, stands.
+      if (kept[k].error().code == ErrorCode::hook_refused ||
+          kept[k].error().code == ErrorCode::trash_blocked) {
+        give_up(i, kept[k].error());
+        continue;
+      }
+      auto again =
+          take_whole_snapshot(project, all[i].claim->workspace(),
+                              all[i].claim->present ? Content::work_tree : Content::commits_only);
+      if (!again) {
+        give_up(i, again.error());
+        continue;
+      }
+      *snaps[k] = std::move(*again);
+    }
+    to_check.push_back(snaps[k]);
+    checked.push_back(i);
+  }
+  std::optional<std::vector<SnapshotTrees>> trees;
+  if (!to_check.empty()) trees = snapshots_complete(project, to_check);
+  if (!trees)
+    // Something missing (a `git gc --prune=now` meanwhile?) or unknown: each checked on its
+    // own, and one that lost objects taken again as discard takes it.
+    for (size_t i : checked) {
+      One& one = all[i];
+      Snapshot& snap = *one.d.snapshot;
+      if (snapshot_complete(project, snap.commit)) continue;
+      (void)git_status_of(repo_call(project, {"update-ref", "-d", snap.ref, snap.commit}));
+      auto again =
+          take_whole_snapshot(project, one.claim->workspace(),
+                              one.claim->present ? Content::work_tree : Content::commits_only);
+      if (!again)
+        give_up(i, again.error());
+      else
+        snap = std::move(*again);
+    }
+  test_kill_at("discard-snapshot");
+  for (size_t k = 0; k < checked.size(); ++k) {
+    size_t i = checked[k];
+    if (!live(i)) continue;
+    One& one = all[i];
+    if (trees) one.trees = (*trees)[k];
+    note_what_was_saved(project, one.claim->workspace(), *one.d.snapshot, one.claim->present,
+                        one.claim->symlinked, one.d, trees ? &(*trees)[k] : nullptr);
+    if (one.ignored.valid()) {
+      auto counted = one.ignored.get();
+      one.d.ignored_files = counted.files;
+      one.d.ignored_bytes = counted.bytes;
+      one.d.setup_files = counted.setup_files;
+      one.d.setup_bytes = counted.setup_bytes;
+    }
+    if (one.any_ignored.valid()) one.d.ignored_present = one.any_ignored.get();
+  }
+
+  // Each tree moved aside (or removed in place); from here on a crash is finished by the next
+  // command, never undone.
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!live(i)) continue;
+    One& one = all[i];
+    const Workspace& w = one.claim->workspace();
+    one.doomed = move_aside(project, w, one.claim->present, one.claim->symlinked, one.d.snapshot,
+                            one.background);
+    if (one.doomed == w.path &&
+        (one.claim->present || one.claim->symlinked || git_has_worktree(project, w.path)))
+      if (auto removed = remove_in_place(project, w); !removed) {
+        give_up(i, removed.error());
+        continue;
+      }
+    one.claim->keep();
+  }
+  std::vector<BranchToDrop> drops;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (live(i))
+      drops.push_back({&all[i].claim->workspace(), *all[i].tip, all[i].doomed, &all[i].d.warnings});
+  drop_branches(project, drops);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!live(i)) continue;
+    One& one = all[i];
+    const Workspace& w = one.claim->workspace();
+    if (auto forgotten = forget_workspace(project, w); !forgotten) {
+      give_up(i, forgotten.error());
+      continue;
+    }
+    if (one.doomed != w.path && !one.background) {
+      if (one.trees && one.d.snapshot)
+        delete_checked_aside(project, one.doomed, *one.d.snapshot, *one.trees, one.d.warnings);
+      else
+        delete_aside(project, one.doomed, false, one.d.warnings);
+    }
+    results[i] = std::move(one.d);
+  }
+  return results;
+}
+
 } // namespace
 
 Result<Discarded> discard_workspace(const Project& project, std::string_view name, Force force,
@@ -472,9 +794,13 @@ std::vector<Result<Discarded>> discard_workspaces(const Project& project,
                                                   const std::vector<std::string>& names,
                                                   Force force, Trash trash) {
   std::vector<Result<Discarded>> discarded;
-  discarded.reserve(names.size());
-  for (const auto& name : names)
-    discarded.push_back(discard_steps(project, name, force, trash, false));
+  if (trash == Trash::yes && names.size() > 1) {
+    discarded = discard_to_trash(project, names, force);
+  } else {
+    discarded.reserve(names.size());
+    for (const auto& name : names)
+      discarded.push_back(discard_steps(project, name, force, trash, false));
+  }
   // The trees moved aside go to one background filler (deleted, or recycled into the pool).
   // Started whatever the outcome: a discard that failed after its move aside left one too.
   if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <map>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,25 +45,37 @@ struct SameSnapshot {
 // discard killed after its snapshot but before its tree moved aside left (the workspace is as it
 // was): the retried discard reuses it instead of adding a twin to the trash. Compared by content,
 // not ids: the staged-state commit's id carries the time it was made.
+// What newest_same reads of a snapshot: refname, commit, time, tree, parents, each ending in a
+// NUL, then the message.
+const char* const kNewestFormat =
+    "--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(tree)%00%(parent)%00"
+    "%(contents)";
+
 Result<std::optional<SameSnapshot>>
 newest_same(const Project& project, std::string_view name, const std::string& work_tree,
             const std::string& index_tree, const std::string& head,
-            const std::vector<std::string>& later_parents, const std::string& message) {
-  auto listed = BERTH_TRY(git_status_of(repo_call(
-      project,
-      {"for-each-ref", "--sort=-refname", "--count=1",
-       std::string("--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(tree)%00") +
-           "%(parent)%00%(contents)",
-       trash_prefix(name)})));
-  if (!listed.ok() || listed.out.empty()) return std::nullopt;
+            const std::vector<std::string>& later_parents, const std::string& message,
+            const std::optional<std::string>& newest) {
+  std::string listed_out;
+  if (newest) {
+    listed_out = *newest;
+  } else {
+    auto listed =
+        BERTH_TRY(git_status_of(repo_call(project, {"for-each-ref", "--sort=-refname", "--count=1",
+                                                    kNewestFormat, trash_prefix(name)})));
+    if (!listed.ok()) return std::nullopt;
+    listed_out = std::move(listed.out);
+  }
+  if (listed_out.empty()) return std::nullopt;
   std::vector<std::string> fields;
   size_t from = 0;
   for (int i = 0; i < 5; ++i) {
-    size_t nul = listed.out.find('\0', from);
+    size_t nul = listed_out.find('\0', from);
     if (nul == std::string::npos) return std::nullopt;
-    fields.push_back(listed.out.substr(from, nul - from));
+    fields.push_back(listed_out.substr(from, nul - from));
     from = nul + 1;
   }
+  if (fields[0].rfind(trash_prefix(name), 0) != 0) return std::nullopt;
   auto trimmed = [](std::string text) {
     while (!text.empty() && text.back() == '\n')
       text.pop_back();
@@ -72,7 +85,7 @@ newest_same(const Project& project, std::string_view name, const std::string& wo
   std::istringstream words(fields[4]);
   for (std::string parent; words >> parent;)
     parents.push_back(parent);
-  if (fields[3] != work_tree || trimmed(listed.out.substr(from)) != trimmed(message) ||
+  if (fields[3] != work_tree || trimmed(listed_out.substr(from)) != trimmed(message) ||
       parents.size() != 2 + later_parents.size() || parents[0] != head ||
       !std::equal(later_parents.begin(), later_parents.end(), parents.begin() + 2))
     return std::nullopt;
@@ -100,13 +113,45 @@ std::string trash_blocker(const Project& project, std::string_view name) {
   return {};
 }
 
-Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
+std::map<std::string, std::string> newest_in_trash(const Project& project,
+                                                   const std::vector<std::string>& names) {
+  std::map<std::string, std::string> newest;
+  if (names.empty()) return newest; // (no pattern would list every ref)
+  std::vector<std::string> args{"for-each-ref", "--sort=-refname",
+                                std::string(kNewestFormat) + "%00"};
+  for (const auto& name : names) {
+    newest[name] = "";
+    args.push_back(trash_prefix(name));
+  }
+  auto listed = git_status_of(repo_call(project, args));
+  if (!listed || !listed->ok()) return {};
+  // Each snapshot: its six fields, each ending in a NUL, then the newline git ends it with.
+  const std::string& out = listed->out;
+  for (size_t at = 0; at < out.size();) {
+    size_t end = at;
+    for (int i = 0; i < 6 && end != std::string::npos; ++i) {
+      end = out.find('\0', end);
+      if (end != std::string::npos) ++end;
+    }
+    if (end == std::string::npos || end >= out.size() || out[end] != '\n') return {};
+    std::string record = out.substr(at, end - 1 - at);
+    for (const auto& name : names)
+      if (record.rfind(trash_prefix(name), 0) == 0 && newest[name].empty()) newest[name] = record;
+    at = end + 1;
+  }
+  return newest;
+}
+
+Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Content content,
+                               const SnapshotHints& hints) {
+  const std::optional<std::string>& branch_tip = hints.branch_tip;
   Snapshot s;
   s.name = w.name;
   s.branch = w.branch;
   s.base = w.base;
   s.owner = w.owner;
-  s.branch_tip = BERTH_TRY(rev(project, "refs/heads/" + w.branch + "^{commit}"));
+  s.branch_tip =
+      branch_tip ? *branch_tip : BERTH_TRY(rev(project, "refs/heads/" + w.branch + "^{commit}"));
 
   std::string head_tree, index_tree, work_tree;
   if (content == Content::work_tree) {
@@ -147,8 +192,8 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   std::vector<std::string> later_parents;
   if (!s.branch_tip.empty() && s.branch_tip != s.head) later_parents.push_back(s.branch_tip);
   if (!s.nested.empty()) later_parents.push_back(s.nested);
-  if (auto same = BERTH_TRY(
-          newest_same(project, w.name, work_tree, index_tree, s.head, later_parents, message))) {
+  if (auto same = BERTH_TRY(newest_same(project, w.name, work_tree, index_tree, s.head,
+                                        later_parents, message, hints.newest))) {
     s.ref = same->ref;
     s.commit = same->commit;
     s.index_commit = same->index_commit;
@@ -167,7 +212,11 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   commit.env = berth_identity();
   commit.input = message;
   s.commit = chomp(BERTH_TRY(git(commit)).out);
+  return s;
+}
 
+Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot& s) {
+  if (!s.ref.empty()) return {};
   // Create-only ref update: two discards in the same second get distinct refs.
   s.time = unix_now();
   std::optional<Error> failed;
@@ -179,7 +228,7 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
     auto made = BERTH_TRY(git_status_of(update));
     if (made.ok()) {
       s.ref = ref;
-      return s;
+      return {};
     }
     // The user's hook said no (to every name alike): the discard stops here, nothing removed.
     if (ref_hook_refused(made.err))
@@ -205,6 +254,43 @@ Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Conte
   }
   failed->hint = "run `git for-each-ref refs/berth/trash/` to inspect the trash";
   return tl::unexpected(std::move(*failed));
+}
+
+Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
+  Snapshot s = BERTH_TRY(make_snapshot(project, w, content, {}));
+  BERTH_TRY(keep_snapshot(project, w, s));
+  return s;
+}
+
+std::vector<Result<void>> keep_snapshots(const Project& project,
+                                         const std::vector<const Workspace*>& workspaces,
+                                         const std::vector<Snapshot*>& snapshots) {
+  std::vector<Result<void>> kept(snapshots.size());
+  // One transaction for all: each ref created (create-only) or none. A name taken (two
+  // discards of a name in one second), a hook's refusal or any other failure: each on its own,
+  // as keep_snapshot does it (another name, the hook's answer for that ref).
+  int64_t now = unix_now();
+  std::string input;
+  for (const Snapshot* s : snapshots)
+    if (s->ref.empty())
+      input += fmt::format("create {}{} {}\n", trash_prefix(s->name), now, s->commit);
+  if (!input.empty()) {
+    GitCall update = repo_call(project, {"update-ref", "-m", "berth: trash", "--stdin"});
+    update.input = input;
+    auto made = git_status_of(update);
+    bool all = made && made->ok();
+    for (size_t i = 0; i < snapshots.size(); ++i) {
+      Snapshot& s = *snapshots[i];
+      if (!s.ref.empty()) continue;
+      if (all) {
+        s.time = now;
+        s.ref = trash_prefix(s.name) + std::to_string(now);
+      } else {
+        kept[i] = keep_snapshot(project, *workspaces[i], s);
+      }
+    }
+  }
+  return kept;
 }
 
 Result<void> finish_restore(const Project& project, const Workspace& w, const Snapshot& snap,
@@ -384,6 +470,70 @@ bool snapshot_complete(const Project& project, const std::string& commit,
   auto checked = git_status_of(check);
   if (checked && checked->ok() && checked->out.find(" missing") == std::string::npos) return true;
   return incomplete(check, checked);
+}
+
+std::optional<std::vector<SnapshotTrees>>
+snapshots_complete(const Project& project, const std::vector<const Snapshot*>& snapshots) {
+  wait_for_running_gc(project);
+  // Each snapshot's trees, and its base's: reading them reads the commits (the snapshot, HEAD,
+  // the staged state). One rev-parse for all.
+  std::vector<std::string> args{"rev-parse"};
+  for (const Snapshot* s : snapshots) {
+    if (s->commit.empty() || s->head.empty() || s->index_commit.empty()) return std::nullopt;
+    // (In SnapshotTrees' order: HEAD, the work tree, the staged state, the base.)
+    for (const auto* commit : {&s->head, &s->commit, &s->index_commit, &s->base})
+      args.push_back(*commit + "^{tree}");
+  }
+  auto parsed = git_status_of(repo_call(project, args));
+  if (!parsed || !parsed->ok()) return std::nullopt;
+  auto lines = split_lines(parsed->out);
+  if (lines.size() != 4 * snapshots.size()) return std::nullopt;
+  std::vector<SnapshotTrees> trees;
+  std::string pairs, wanted;
+  for (size_t i = 0; i < snapshots.size(); ++i) {
+    const Snapshot& s = *snapshots[i];
+    SnapshotTrees t{lines[4 * i], lines[4 * i + 1], lines[4 * i + 2], lines[4 * i + 3]};
+    // What each added to HEAD, as snapshot_complete reads it: its work tree and its staged
+    // state against HEAD's tree.
+    pairs += fmt::format("{} {}\n{} {}\n", t.head, t.work, t.head, t.index);
+    wanted += fmt::format("{}\n{}\n{}\n", s.commit, s.head, s.index_commit);
+    if (!s.branch_tip.empty() && s.branch_tip != s.head) wanted += s.branch_tip + "\n";
+    if (!s.nested.empty()) wanted += s.nested + "\n";
+    trees.push_back(std::move(t));
+  }
+  GitCall diff = repo_call(project, {"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--raw"});
+  diff.input = pairs;
+  auto diffed = git_status_of(diff);
+  if (!diffed || !diffed->ok()) return std::nullopt;
+  // "TREE TREE\n" before each pair's entries (":<mode> <mode> <oid> <oid> <status>" NUL <path>
+  // NUL), so an entry's field may begin with one or more of those lines; a path never follows
+  // them.
+  bool path_next = false;
+  for (const auto& field : split_z(diffed->out)) {
+    if (path_next) {
+      path_next = false;
+      continue;
+    }
+    std::string_view entry = field;
+    size_t nl = entry.rfind('\n');
+    if (nl != std::string_view::npos) entry.remove_prefix(nl + 1);
+    if (entry.empty() || entry.front() != ':') continue;
+    path_next = true;
+    std::vector<std::string_view> words;
+    for (size_t at = 1, space; at <= entry.size(); at = space + 1) {
+      space = std::min(entry.find(' ', at), entry.size());
+      words.push_back(entry.substr(at, space - at));
+    }
+    // A gitlink names a commit of another repository: not this store's to hold.
+    if (words.size() >= 5 && words[1] != "160000" && words[4] != "D")
+      wanted += std::string(words[3]) + "\n";
+  }
+  GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
+  check.input = wanted;
+  auto checked = git_status_of(check);
+  if (!checked || !checked->ok() || checked->out.find(" missing") != std::string::npos)
+    return std::nullopt;
+  return trees;
 }
 
 namespace {
@@ -600,12 +750,20 @@ std::string salvage_snapshot(const Project& project, const std::string& commit,
   return chomp(out->out);
 }
 
-bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files) {
+bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files,
+                  const KnownSnapshot* known_snapshot, bool* unchanged) {
+  if (unchanged) *unchanged = false;
   std::string ref = aside_snapshot_ref(aside_path);
   if (ref.empty()) return false;
-  auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
-  if (!known || !known->ok()) return false;
-  std::string snapshot = chomp(known->out);
+  if (known_snapshot && known_snapshot->ref != ref) known_snapshot = nullptr;
+  std::string snapshot;
+  if (known_snapshot) {
+    snapshot = known_snapshot->commit;
+  } else {
+    auto known = git_status_of(repo_call(project, {"rev-parse", "--verify", "-q", ref}));
+    if (!known || !known->ok()) return false;
+    snapshot = chomp(known->out);
+  }
   std::string git_dir = read_gitfile(aside_path);
   if (git_dir.empty()) return false;
   Workspace w;
@@ -618,11 +776,15 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
   // aside from before it did so).
   (void)repair_submodule_links(w);
   auto full = capture_work_tree_fully(project, w);
-  auto saved = rev(project, snapshot + "^{tree}");
+  auto saved = known_snapshot ? Result<std::string>(known_snapshot->work_tree)
+                              : rev(project, snapshot + "^{tree}");
   // Taken as the snapshot was: its untracked files as they are on disk.
-  if (auto staged = rev(project, snapshot + "^2^{tree}"); full && staged && !staged->empty())
+  if (auto staged = known_snapshot ? Result<std::string>(known_snapshot->index_tree)
+                                   : rev(project, snapshot + "^2^{tree}");
+      full && staged && !staged->empty())
     full = untracked_as_is(project, w, *staged, *full);
   bool verified = full && saved && !saved->empty() && *full == *saved;
+  if (unchanged) *unchanged = verified;
   if (full && saved && !saved->empty() && *full != *saved) {
     auto parents = git_status_of(repo_call(project, {"rev-parse", snapshot + "^@"}));
     auto message = git_status_of(repo_call(project, {"log", "-1", "--format=%B", snapshot}));

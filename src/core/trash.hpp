@@ -8,6 +8,7 @@
 
 #include "berth/berth.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,8 +19,33 @@ namespace berth {
 enum class Content { work_tree, commits_only };
 
 /// Save `workspace` to the trash. With Content::commits_only (its directory is gone or cannot be
-/// trusted) only its commits are kept.
+/// trusted) only its commits are kept. make_snapshot, then keep_snapshot.
 Result<Snapshot> take_snapshot(const Project& project, const Workspace& workspace, Content content);
+
+/// What a caller snapshotting several workspaces has read for all at once.
+struct SnapshotHints {
+  /// The branch's commit ("" for none); read by make_snapshot when not given.
+  std::optional<std::string> branch_tip;
+  /// The workspace's newest snapshot in the trash, as newest_in_trash lists it ("" for none).
+  std::optional<std::string> newest;
+};
+/// The newest snapshot in the trash of each of `names` (its record as make_snapshot compares it;
+/// "" for a name with none), in one for-each-ref; empty when git could not say.
+std::map<std::string, std::string> newest_in_trash(const Project& project,
+                                                   const std::vector<std::string>& names);
+/// take_snapshot's first half: the snapshot's objects and commit, no ref yet (`ref` empty), or
+/// the newest snapshot already in the trash when it holds exactly the same (`ref` set; a
+/// discard killed after its snapshot left it).
+Result<Snapshot> make_snapshot(const Project& project, const Workspace& workspace, Content content,
+                               const SnapshotHints& hints);
+/// Its second half: the trash ref, create-only (a name taken in the same second gets `-1`,
+/// `-2`...). Nothing to do when `snapshot.ref` is set.
+Result<void> keep_snapshot(const Project& project, const Workspace& workspace, Snapshot& snapshot);
+/// keep_snapshot of several snapshots (of different workspaces) in one ref transaction; when it
+/// fails (a name taken, a hook's refusal), each on its own. One result per snapshot.
+std::vector<Result<void>> keep_snapshots(const Project& project,
+                                         const std::vector<const Workspace*>& workspaces,
+                                         const std::vector<Snapshot*>& snapshots);
 
 /// After a restore filled workspace `w` from `snapshot` (files, and `staged` as its index): its
 /// untracked files written back as stored, and HEAD put back on the branch the workspace had
@@ -71,7 +97,14 @@ std::string aside_name(std::string_view name, const std::string& snapshot_ref);
 /// the snapshot (shown by `restore --list`). Nothing when no snapshot matches the tree's name.
 /// True only when the snapshot is now known to hold the whole tree (it matched the full look, or
 /// was completed from it): only then may a caller that must be sure (`doctor --repair`) delete it.
-bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files);
+/// `known`: the snapshot as the discard that moved the tree aside just made and checked it (its
+/// ref, commit, work tree and staged trees), so that they are not read again. `unchanged`, when
+/// given, says whether the full look found exactly the snapshot (nothing completed).
+struct KnownSnapshot {
+  std::string ref, commit, work_tree, index_tree;
+};
+bool settle_aside(const Project& project, const std::string& aside_path, bool count_ignored_files,
+                  const KnownSnapshot* known = nullptr, bool* unchanged = nullptr);
 
 /// What is left of a damaged snapshot whose commit is still there: a new commit of its tree with
 /// the entries whose blobs are missing left out (named in `Berth-Missing:` trailers), on those of
@@ -91,6 +124,17 @@ std::string aside_snapshot_ref(const std::string& aside_path);
 /// `why`, when given, receives the git call that showed it incomplete.
 bool snapshot_complete(const Project& project, const std::string& commit,
                        std::optional<Error>* why = nullptr);
+/// The trees snapshots_complete read: HEAD's, the work tree's (the snapshot commit's), the
+/// staged state's, the base's.
+struct SnapshotTrees {
+  std::string head, work, index, base;
+};
+/// snapshot_complete of several snapshots just made or found (their parents as the Snapshot
+/// records them): one rev-parse, one `diff-tree --stdin` and one `cat-file` for all. Each one's
+/// trees when every object of every snapshot is there; nullopt when any is missing or git could
+/// not say (then ask snapshot_complete of each).
+std::optional<std::vector<SnapshotTrees>>
+snapshots_complete(const Project& project, const std::vector<const Snapshot*>& snapshots);
 /// Wait (at most 30 s) until the `git gc` running now, if any, has finished. One that started
 /// before a snapshot's ref existed did not see it: its repack may drop a pack holding the
 /// snapshot's objects, its prune delete them, after any check made meanwhile; one that starts

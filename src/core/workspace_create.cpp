@@ -37,6 +37,8 @@
 #include <fmt/format.h>
 #include <functional>
 #include <future>
+#include <map>
+#include <optional>
 #include <sys/stat.h>
 #include <thread>
 #include <tuple>
@@ -491,19 +493,38 @@ Populate fill_from_trees(const std::vector<std::string>& tuning, const std::stri
   };
 }
 
-// new's steps; create_workspace names a full disk.
+namespace {
+
+// What the workspaces of one batch (create_workspaces: a fork's attempts) share, read once for
+// all: the checkout settings, and each full commit id asked for as a base, once verified.
+struct BatchReads {
+  std::optional<CheckoutTuning> tuning;
+  std::map<std::string, std::string> bases;
+};
+
+} // namespace
+
+// new's steps; create_workspace names a full disk. `batch`: what a batch reads once.
 static Result<Created> create_steps(const Project& project, const NewOptions& options,
-                                    bool refill_pool = true) {
+                                    bool refill_pool = true, BatchReads* batch = nullptr) {
   BERTH_TRY(validate_name(options.name));
   BERTH_TRY(validate_owner(options.owner));
   // The base is fixed now, as a full SHA: diffs and accepts are always against it.
   std::string base;
-  if (options.base) {
+  const std::string* known = nullptr;
+  if (batch && options.base)
+    if (auto it = batch->bases.find(*options.base); it != batch->bases.end()) known = &it->second;
+  if (known) {
+    base = *known;
+  } else if (options.base) {
     auto resolved = resolve_commit(project, *options.base);
     if (!resolved && !repository_has_commits(project))
       return fail(ErrorCode::empty_repository, "the repository has no commit yet",
                   "make a first commit, then create workspaces from it");
     base = BERTH_TRY(std::move(resolved));
+    // A commit id names the same commit for the whole batch (a branch name may move meanwhile:
+    // read again for each).
+    if (batch && base == *options.base) batch->bases[base] = base;
   } else if (project.plain()) {
     // A plain folder: its state now is the base (a commit on the private repository's branch,
     // made only when something changed since the last look).
@@ -530,7 +551,8 @@ static Result<Created> create_steps(const Project& project, const NewOptions& op
                   "make a first commit, or pass --base REV");
     base = chomp(head.out);
   }
-  auto checkout = BERTH_TRY(checkout_tuning(project));
+  if (batch && !batch->tuning) batch->tuning = BERTH_TRY(checkout_tuning(project));
+  auto checkout = batch ? *batch->tuning : BERTH_TRY(checkout_tuning(project));
   auto tuning = checkout.args;
   CreatePlan plan{
       options.name,        base, base, options.owner, {}, options.on_setup, options.no_pool,
@@ -610,8 +632,9 @@ std::vector<Result<Created>> create_workspaces(const Project& project,
                                                const std::vector<NewOptions>& options) {
   std::vector<Result<Created>> made;
   made.reserve(options.size());
+  BatchReads batch;
   for (const auto& one : options) {
-    auto created = create_steps(project, one, false);
+    auto created = create_steps(project, one, false, &batch);
     if (!created) created = tl::unexpected(blame_full_disk(created.error(), "run it again"));
     made.push_back(std::move(created));
   }

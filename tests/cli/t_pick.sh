@@ -16,6 +16,8 @@ assert_unchanged "$before"
 out=$(berth --json pick ans-2 --strategy squash)
 assert_eq "$(git show HEAD:answer.txt)" 2
 assert_eq "$(jq -r '[.discarded[].workspace.name] | join(",")' <<<"$out")" "ans-1,ans-3"
+# (Each held a commit of its own: work the trash saved.)
+assert_eq "$(jq -r '[.discarded[].unsaved_work] | join(",")' <<<"$out")" "true,true"
 assert_eq "$(jq -r '.fork_removed' <<<"$out")" true
 assert_eq "$(berth --json list | jq '[.[] | select(.fork == "ans")] | length')" 0
 test ! -e "$forks/ans"
