@@ -187,7 +187,12 @@ def check_call(validators, stem):
         if command == "trust" and "--list" in rest:
             schema = "trust-list"
         # 6: the workspace was made (or set up again) but a set-up command failed (errors.md).
-        if status != 0 and command not in OWN_STATUS and not (
+        # discard TASK: an attempt refused on the way is in `failed`, and its error's status is the
+        # exit status (docs/json.md).
+        fork_discard = command == "discard" and isinstance(doc, dict) and "task" in doc
+        if fork_discard and (status != 0) != bool(doc.get("failed")):
+            problems.append(f"{call}: exit status {status} with failed {doc.get('failed')}")
+        if status != 0 and command not in OWN_STATUS and not fork_discard and not (
                 status == 6 and command in ("new", "setup", "restore")):
             problems.append(f"{call}: exit status {status} without an error document")
         if command in ("accept", "sync") and isinstance(doc, dict):

@@ -35,4 +35,17 @@ assert_eq "$(berth --json list | jq -r '[.[].name] | join(",")')" "busy-1,busy-2
 kill "$runner"
 wait "$runner" || true
 
+# --no-trash with unsaved work in one attempt: the others go, that one stays with its work, and
+# the document says which and why (`failed`), its error's status the exit status.
+berth fork part -n 3 >/dev/null
+echo "keep me" >"$(berth path part-2)/work.txt"
+status=0
+out=$(berth --json discard --no-trash part 2>"$T/part.err") || status=$?
+assert_eq "$(jq -r '[.discarded[].workspace.name] | join(",")' <<<"$out")" "part-1,part-3"
+assert_eq "$(jq -r '.failed[] | [.name, .error.code] | join(" ")' <<<"$out")" "part-2 unsaved_work"
+assert_eq "$status" 5 "exit status: unsaved_work's"
+assert_eq "$(jq -r .fork_removed <<<"$out")" false
+assert_eq "$(cat "$(berth path part-2)/work.txt")" "keep me" "the refused attempt's work"
+assert_contains "$(cat "$T/part.err")" "part-2"
+
 expect_error not_found 4 berth --json discard nothing >/dev/null

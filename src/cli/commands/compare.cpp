@@ -100,9 +100,10 @@ std::string render_compare(const nlohmann::json& d, const RenderContext& context
       std::vector<std::string> who;
       for (const auto& n : f["attempts"])
         who.push_back(printable(n.get<std::string>()));
-      file_rows.push_back({"  " + printable(str(f, "path")),
-                           fmt::format("{}{}", fmt::join(who, ", "),
-                                       f.value("agree", false) ? paint("  (all agree)", "32") : "")});
+      file_rows.push_back(
+          {"  " + printable(str(f, "path")),
+           fmt::format("{}{}", fmt::join(who, ", "),
+                       f.value("agree", false) ? paint("  (all agree)", "32") : "")});
     }
     text += "\nfiles:\n" + table(file_rows);
   }

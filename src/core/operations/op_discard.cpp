@@ -27,13 +27,20 @@ Result<Outcome> discard_fork(const Project& project, const std::string& task, Fo
                     fmt::format("cannot discard fork {}: attempt {}: {}", task, attempt,
                                 lease.error().message),
                     "wait for the fork's commands to end, or --force");
-  Outcome out{nlohmann::json{{"task", task}, {"discarded", nlohmann::json::array()}}, {}, {}, 0};
+  Outcome out{nlohmann::json{{"task", task},
+                             {"discarded", nlohmann::json::array()},
+                             {"failed", nlohmann::json::array()}},
+              {},
+              {},
+              0};
   auto results = discard_workspaces(project, attempts, force, trash);
   for (size_t i = 0; i < results.size(); ++i) {
     if (results[i]) {
       out.document["discarded"].push_back(*results[i]);
       continue;
     }
+    // An attempt refused on the way stays; the document says which and why, the status is its.
+    out.document["failed"].push_back({{"name", attempts[i]}, {"error", results[i].error()}});
     out.warnings.push_back(fmt::format("{}: {} ({})", attempts[i], results[i].error().message,
                                        results[i].error().hint));
     if (out.exit == 0) out.exit = exit_status(results[i].error().code);
