@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <set>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -188,6 +189,17 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
     out += line + "\n";
   }
   return out;
+}
+
+std::string nested_work_line(const nlohmann::json& n) {
+  std::vector<std::string> what;
+  if (n.value("new_commit", false)) what.push_back("new commits");
+  if (n.value("modified", false)) what.push_back("uncommitted changes");
+  if (n.value("untracked", false)) what.push_back("untracked files");
+  return fmt::format("{} {}: {}",
+                     n.value("kind", std::string()) == "submodule" ? "submodule"
+                                                                   : "nested repository",
+                     printable(n.value("path", std::string())), fmt::join(what, ", "));
 }
 
 namespace {

@@ -30,6 +30,10 @@ std::string short_sha(const std::string& sha);
 /// Left-aligned columns separated by two spaces; the first row is the header.
 std::string table(const std::vector<std::vector<std::string>>& rows);
 
+/// "submodule PATH: new commits, uncommitted changes" for one of diff's or compare's `nested`
+/// entries (work inside a submodule or a nested repository, not in the file counts).
+std::string nested_work_line(const nlohmann::json& n);
+
 /// The columns `text` takes on a terminal: SGR escapes take none, East Asian wide and emoji
 /// characters two, combining marks none, every other character one.
 size_t display_width(const std::string& text);

@@ -574,7 +574,8 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
                     {"merges_cleanly", a.merges_cleanly},
                     {"conflicts", a.conflicts},
                     {"test", a.test},
-                    {"files", a.diff.files}});
+                    {"files", a.diff.files},
+                    {"nested", a.diff.nested}});
   }
   nlohmann::json doc = {{"task", resolved.task ? nlohmann::json(*resolved.task) : nullptr},
                         {"target", target.branch},

@@ -5,6 +5,7 @@
 #include "core/compare.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <set>
 
@@ -199,6 +200,25 @@ std::string compare_html(const nlohmann::json& doc,
         test_cell(field(a, "test")));
   }
   out += "</tbody></table>\n";
+
+  // Work inside submodules and nested repositories: not in the numbers or the diffs below.
+  std::string nested;
+  for (const auto& a : attempts)
+    for (const auto& n : a.value("nested", nlohmann::json::array())) {
+      std::vector<std::string> what;
+      if (n.value("new_commit", false)) what.push_back("new commits");
+      if (n.value("modified", false)) what.push_back("uncommitted changes");
+      if (n.value("untracked", false)) what.push_back("untracked files");
+      nested += fmt::format("<li>{}: {} {}: {}</li>\n", html_escape(a.value("name", std::string())),
+                            n.value("kind", std::string()) == "submodule" ? "submodule"
+                                                                          : "nested repository",
+                            html_escape(n.value("path", std::string())),
+                            html_escape(fmt::format("{}", fmt::join(what, ", "))));
+    }
+  if (!nested.empty())
+    out += "<p>Work inside submodules and nested repositories (not counted above, not in the "
+           "diffs below):</p>\n<ul id=\"nested\">\n" +
+           nested + "</ul>\n";
 
   // How the attempts relate.
   if (!field(doc, "pairs").empty()) {

@@ -107,6 +107,12 @@ std::string render_compare(const nlohmann::json& d, const RenderContext& context
     }
     text += "\nfiles:\n" + table(file_rows);
   }
+  // Work inside submodules and nested repositories: not in the numbers above (as `berth diff
+  // --stat` says it).
+  for (const auto& a : attempts)
+    for (const auto& n : a.value("nested", nlohmann::json::array()))
+      text += fmt::format("{}: {} (not counted above)\n", printable(str(a, "name")),
+                          nested_work_line(n));
   for (const auto& a : attempts)
     for (const auto& c : a["conflicts"])
       text += fmt::format("{} conflicts with {} in {}\n", printable(str(a, "name")),

@@ -55,15 +55,8 @@ std::string render_diff(const nlohmann::json& d, const RenderContext& context) {
   if (context.params.value("stat", false)) {
     std::string text = files.empty() ? std::string() : stat_text(files);
     // Submodules and nested repositories with work in them: their files are not in the diff.
-    for (const auto& n : nested) {
-      std::vector<std::string> what;
-      if (n.value("new_commit", false)) what.push_back("new commits");
-      if (n.value("modified", false)) what.push_back("uncommitted changes");
-      if (n.value("untracked", false)) what.push_back("untracked files");
-      text += fmt::format("{} {}: {}\n",
-                          str(n, "kind") == "submodule" ? "submodule" : "nested repository",
-                          str(n, "path"), fmt::join(what, ", "));
-    }
+    for (const auto& n : nested)
+      text += nested_work_line(n) + "\n";
     return text;
   }
   if (context.params.value("name_only", false)) {
