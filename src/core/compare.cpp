@@ -446,6 +446,20 @@ Similarity similarity(const ChangeSet& a, const ChangeSet& b) {
   return s;
 }
 
+Result<void> prepare_comparison(const Project& project, const std::string& name) {
+  Workspace w = BERTH_TRY(find_workspace(project, name));
+  Target target = BERTH_TRY(find_target(project, w, std::nullopt));
+  Attempt a;
+  a.name = name;
+  BERTH_TRY(look_at(project, a));
+  BERTH_TRY(fill_diffs(project, {&a.diff}));
+  DiffCache cache(project);
+  std::atomic<bool> kept{false};
+  BERTH_TRY(preview_kept(project, cache, target.commit, a, kept));
+  if (kept) cache.prune();
+  return {};
+}
+
 Result<nlohmann::json> compare_attempts(const Project& project, const CompareOptions& options) {
   // 1. What is compared, and where the page goes: both refused before anything is looked at.
   Resolved resolved = BERTH_TRY(resolve(project, options.names));

@@ -27,6 +27,12 @@ struct CompareOptions {
 /// The comparison document (docs/schema/compare.json).
 Result<nlohmann::json> compare_attempts(const Project& project, const CompareOptions& options);
 
+/// What a compare of workspace `name` looks at, made ahead and kept: its capture (kept with the
+/// watcher's verdict), its diff and its merge preview against accept's default target (kept in
+/// the diff cache). The fork calls it as each attempt's command ends, so that the compare after
+/// the fork finds them made (docs/compare.md, "Cost"). Reads only, like compare.
+Result<void> prepare_comparison(const Project& project, const std::string& name);
+
 // ---- the parts, exposed for unit tests --------------------------------------------------------
 
 /// One file's section of a `diff-tree -p --full-index` patch.

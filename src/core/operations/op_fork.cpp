@@ -3,6 +3,7 @@
 // its siblings go to the trash. The record is berth/fork.hpp's; docs/fork.md describes both.
 #include "berth/fork.hpp"
 #include "berth/json.hpp"
+#include "core/compare.hpp"
 #include "core/lease.hpp"
 #include "core/name.hpp"
 #include "core/operations/params.hpp"
@@ -213,6 +214,9 @@ struct Runner {
         warnings.push_back(fmt::format("{}: {}", run.name, w));
     }
     update(i, run, "attempt_finished");
+    // While the other attempts still run: what the compare after the fork looks at, made now
+    // (an optimisation only: a failure here is the compare's to report).
+    if (r && !should_stop()) (void)prepare_comparison(project, run.name);
   }
 
   void run_all(int jobs) {
