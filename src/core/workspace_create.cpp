@@ -5,6 +5,7 @@
 #include "core/workspace_create.hpp"
 
 #include "berth/berth.hpp"
+#include "berth/fork.hpp"
 #include "core/admin_files.hpp"
 #include "core/behind.hpp"
 #include "core/capture.hpp"
@@ -215,6 +216,13 @@ Result<Workspace> claim_name(const Project& project, const CreatePlan& plan,
   if (util::exists(path))
     return fail(ErrorCode::name_taken, fmt::format("'{}' already exists", path),
                 "pick another name, or remove that directory");
+  // A fork's task names its attempts in `compare`, `discard` and `list`: a workspace of that name
+  // would make those mean two things.
+  if (BERTH_TRY(load_fork(project, plan.name)) && BERTH_TRY(fork_has_attempts(project, plan.name)))
+    return fail(ErrorCode::name_taken, fmt::format("'{}' is the task of a fork", plan.name),
+                fmt::format("pick another name (its attempts are {}...), or `berth discard {}` "
+                            "to throw the fork away",
+                            attempt_name(plan.name, 1), plan.name));
   BranchObstacles obstacles = BERTH_TRY(branch_obstacles(project, branch));
   if (obstacles.exists) {
     for (const auto& entry : BERTH_TRY(worktrees(project)))

@@ -85,6 +85,12 @@ Result<void> check_fork(const Project& project, const std::string& task, int64_t
                 fmt::format("pick one of its attempts (berth pick {}), discard them, or choose "
                             "another TASK",
                             attempt_name(task, 1)));
+  // A workspace named TASK: `compare TASK` and `discard TASK` would mean two things.
+  if (auto same = find_workspace(project, task); same || same.error().code != ErrorCode::not_found)
+    return fail(
+        ErrorCode::name_taken,
+        fmt::format("workspace '{}' exists: a fork's task may not be a workspace's name", task),
+        "choose another TASK");
   for (int i = 1; i <= n; ++i) {
     std::string name = attempt_name(task, i);
     auto found = find_workspace(project, name);
