@@ -332,6 +332,14 @@ int run_main(int argc, char** argv) {
                 wants_json);
     return 2;
   } catch (const CLI::ParseError& e) {
+    // A value refused (not a number, not one of the choices, missing): say which option and what
+    // it takes; the `--` suggestion is for words taken for berth's options (above).
+    if (named_op && (dynamic_cast<const CLI::ConversionError*>(&e) ||
+                     dynamic_cast<const CLI::ValidationError*>(&e) ||
+                     dynamic_cast<const CLI::RequiredError*>(&e))) {
+      print_error(cli::option_value_error(*named_op, e.what()), wants_json);
+      return 2;
+    }
     print_error(berth::Error{berth::ErrorCode::usage,
                              e.what(),
                              parse_hint("run `berth help` for usage"),

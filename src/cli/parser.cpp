@@ -1,6 +1,7 @@
 #include "cli/parser.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -155,6 +156,50 @@ std::optional<berth::Error> misread_value(const berth::Operation& op,
         {}};
   }
   return std::nullopt;
+}
+
+berth::Error option_value_error(const berth::Operation& op, const std::string& what) {
+  // CLI11 names the option by its long spelling ("--attempts is required", "Could not convert:
+  // --attempts = abc", "--color: x not in {...}"), a positional by its name ("name is required").
+  const berth::Param* param = nullptr;
+  std::string spelled;
+  size_t at = std::string::npos;
+  for (const auto& p : op.params) {
+    std::string s = p.positional ? p.name : long_option(p.name);
+    auto found = what.find(s);
+    // A whole word (--base is in --base-ref), the longest one found.
+    bool whole = found != std::string::npos &&
+                 (found + s.size() == what.size() || std::strchr(" =:", what[found + s.size()]));
+    if (whole && s.size() > spelled.size()) {
+      param = &p;
+      spelled = s;
+      at = found;
+    }
+  }
+  std::string message = what;
+  if (param) {
+    std::string label = spelled;
+    if (param->positional)
+      std::transform(label.begin(), label.end(), label.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    else if (!param->short_name.empty())
+      label = "-" + param->short_name + "/" + label;
+    const char* takes = param->kind == berth::ParamKind::integer  ? "a whole number"
+                        : param->kind == berth::ParamKind::number ? "a number"
+                                                                  : nullptr;
+    std::string rest = what.substr(at + spelled.size());
+    if (what.rfind("Could not convert", 0) == 0 && takes && rest.rfind(" = ", 0) == 0)
+      message = fmt::format("{} takes {}, not '{}'", label, takes, rest.substr(3));
+    else if (rest == " is required")
+      message = label + " is required";
+    else if (rest.rfind(": ", 0) == 0)
+      message = label + rest;
+  }
+  return berth::Error{berth::ErrorCode::usage,
+                      message,
+                      fmt::format("`berth {} --help` shows what each option takes", op.name),
+                      std::nullopt,
+                      {}};
 }
 
 std::string dash_dash_suggestion(const berth::Operation& op,

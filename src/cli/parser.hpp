@@ -56,6 +56,11 @@ std::optional<berth::Error> misread_value(const berth::Operation& op,
 /// was given: the same line with `--` where it belongs (`berth run x -- ls -la`); empty otherwise.
 std::string dash_dash_suggestion(const berth::Operation& op, const std::vector<std::string>& words);
 
+/// A value the parser refused (CLI11's ConversionError, ValidationError or RequiredError of
+/// `op`), said in berth's words: the option as it is typed (`-n/--attempts`), what it takes, and
+/// a hint naming `berth OP --help`. `what` is CLI11's message.
+berth::Error option_value_error(const berth::Operation& op, const std::string& what);
+
 /// `berth --json help`: an operation as a help entry (the parameters a person may give, with
 /// their option spellings); docs/schema/help.json.
 nlohmann::json help_entry(const berth::Operation& op);

@@ -28,6 +28,22 @@ out=$(expect_error usage 2 berth --json shell x --sandbox best-effort)
 assert_contains "$(jq -r .error.hint <<<"$out")" '`--sandbox=best-effort`'
 assert_unchanged "$before"
 
+# A value refused: the option as it is typed, what it takes, and its command's help; never the
+# `--` suggestion (that is for a command's words taken for berth's options).
+not 2 berth fork z -n abc >/dev/null
+assert_contains "$(last_stderr)" "berth: -n/--attempts takes a whole number, not 'abc' [usage]"
+assert_contains "$(last_stderr)" 'hint: `berth fork --help` shows what each option takes'
+not 2 berth fork z >/dev/null
+assert_contains "$(last_stderr)" "berth: -n/--attempts is required [usage]"
+not 2 berth run x --timeout soon -- true >/dev/null
+assert_contains "$(last_stderr)" "berth: --timeout takes a number, not 'soon' [usage]"
+out=$(expect_error usage 2 berth --json diff x --color=sometimes)
+assert_contains "$(jq -r .error.message <<<"$out")" "--color: sometimes not in {auto,always,never}"
+assert_not_contains "$(jq -r .error.hint <<<"$out")" " -- "
+not 2 berth new >/dev/null
+assert_contains "$(last_stderr)" "berth: NAME is required [usage]"
+assert_unchanged "$before"
+
 help=$(berth run --help)
 assert_contains "$help" "--sandbox[=MECHANISM]"
 assert_not_contains "$help" "{landlock}"
