@@ -436,7 +436,9 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   // snapshot, not a count).
   std::future<bool> any_ignored;
   if (background)
-    any_ignored = std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
+    any_ignored = std::async(std::launch::async, [&w, &project] {
+      return has_ignored(w.git_dir, w.path, [&] { return setup_made_paths(project); });
+    });
 
   if (trash == Trash::yes) {
     d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present));
@@ -651,8 +653,9 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       });
     }
     if (one.background)
-      one.any_ignored =
-          std::async(std::launch::async, [&w] { return has_ignored(w.git_dir, w.path); });
+      one.any_ignored = std::async(std::launch::async, [&w, &project] {
+        return has_ignored(w.git_dir, w.path, [&] { return setup_made_paths(project); });
+      });
     if (one.tip_listed) hints[i].branch_tip = one.tip;
     if (auto listed = newest.find(w.name); listed != newest.end()) hints[i].newest = listed->second;
   }

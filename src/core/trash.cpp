@@ -384,13 +384,27 @@ IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& 
   return found;
 }
 
-bool has_ignored(const std::string& git_dir, const std::string& work_tree) {
+bool has_ignored(const std::string& git_dir, const std::string& work_tree,
+                 const std::function<std::vector<std::string>()>& setup_paths_of) {
   auto args = workspace_git_args(git_dir, work_tree);
   for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard",
                         "--directory", "--no-empty-directory"})
     args.push_back(a);
   auto listed = git_status_of(GitCall{args, work_tree, {}, {}, util::Stream::pipe});
-  return !listed || !listed->ok() || !listed->out.empty();
+  if (!listed || !listed->ok()) return true;
+  if (listed->out.empty()) return false;
+  const std::vector<std::string> setup_paths = setup_paths_of();
+  // An entry is a file or the highest ignored folder ("node_modules/"): one at or beneath a
+  // set-up path is set-up's; one above it (a folder holding more) still counts.
+  for (auto entry : split_z(listed->out)) {
+    if (!entry.empty() && entry.back() == '/') entry.pop_back();
+    bool made = std::any_of(setup_paths.begin(), setup_paths.end(), [&](const std::string& p) {
+      return entry == p || (entry.size() > p.size() && entry.compare(0, p.size(), p) == 0 &&
+                            entry[p.size()] == '/');
+    });
+    if (!made) return true;
+  }
+  return false;
 }
 
 std::string aside_name(std::string_view name, const std::string& snapshot_ref) {

@@ -8,6 +8,7 @@
 
 #include "berth/berth.hpp"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -82,9 +83,11 @@ struct IgnoredCount {
 IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
                                  const std::vector<std::string>& setup_paths);
 
-/// Whether the work tree holds any ignored file: an ignored folder is one entry, not walked
-/// (`--directory`), so this is cheaper than count_ignored. True when git cannot say.
-bool has_ignored(const std::string& git_dir, const std::string& work_tree);
+/// Whether the work tree holds any ignored file outside the paths set-up recreates
+/// (`setup_paths_of`, asked only when there is an ignored file): an ignored folder is one entry,
+/// not walked (`--directory`), so this is cheaper than count_ignored. True when git cannot say.
+bool has_ignored(const std::string& git_dir, const std::string& work_tree,
+                 const std::function<std::vector<std::string>()>& setup_paths_of);
 
 /// Where `discard` moves a tree it leaves to the background deleter: `<slug>.<leaf>.<pid>` in
 /// `dir`, `leaf` being the snapshot ref's last component (its time), so the deleter knows which

@@ -24,6 +24,16 @@ berth discard other 2>"$TMPDIR/err" >/dev/null
 assert_not_contains "$(cat "$TMPDIR/err")" "ignored files"
 wait_for_fillers
 
+# One whose only ignored files are set-up's (a setup.clone of node_modules): no such note either,
+# set-up recreates them.
+mkdir -p node_modules/dep && echo 'module.exports = 1' >node_modules/dep/index.js
+echo 'node_modules/' >>.gitignore && git commit -qam 'ignore node_modules'
+berth -c 'setup.clone=["node_modules/"]' new deps >/dev/null 2>&1 && wait_for_fillers
+test -f "$(berth path deps)/node_modules/dep/index.js"
+berth -c 'setup.clone=["node_modules/"]' discard deps 2>"$TMPDIR/err" >/dev/null
+assert_not_contains "$(cat "$TMPDIR/err")" "ignored files"
+wait_for_fillers
+
 list=$(berth --json restore --list build)
 assert_eq "$(jq -c '.[0] | [.ignored_files, .ignored_bytes]' <<<"$list")" "[2,3500]"
 assert_contains "$(berth restore --list build)" "2 file(s), 3.5 KB"
