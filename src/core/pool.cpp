@@ -909,9 +909,19 @@ Result<void> post_fill_request(const Project& project, int64_t size) {
   if (auto made = util::make_dirs(dir); !made) return fail(ErrorCode::io_error, made.error());
   std::string name =
       fmt::format("{}-{}-{}.req", ::getpid(), util::process_start_time(::getpid()), ++counter);
-  if (auto written = util::write_file_atomic(util::join(dir, name), fmt::format("{}\n", size));
-      !written)
+  // Atomic (a temp file renamed into place: a reader never sees half a request) but not synced:
+  // a request lost with the machine is harmless (the next command posts another), and `new`
+  // waits for no fsync.
+  std::string path = util::join(dir, name);
+  std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
+  if (auto written = util::write_file(temp, fmt::format("{}\n", size)); !written) {
+    ::unlink(temp.c_str());
     return fail(ErrorCode::io_error, written.error());
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    return fail(ErrorCode::io_error, fmt::format("cannot post a fill request {}", path));
+  }
   return {};
 }
 
@@ -925,6 +935,19 @@ std::vector<std::string> fill_requests(const Project& project) {
       found.push_back(util::join(requests_dir(project), name));
   }
   return found;
+}
+
+// A request's temp file left by a writer killed mid-write (never counted as a request): removed
+// by the filler once it is an hour old (a write takes milliseconds).
+void drop_stale_request_temps(const Project& project) {
+  constexpr int64_t kHour = 3600;
+  for (const auto& e : util::DirEntries(requests_dir(project))) {
+    std::string path = util::join(requests_dir(project), std::string(e.name));
+    struct stat st;
+    if (std::string(e.name).find(".tmp.") != std::string::npos && ::lstat(path.c_str(), &st) == 0 &&
+        S_ISREG(st.st_mode) && unix_now() - st.st_mtim.tv_sec > kHour)
+      ::unlink(path.c_str());
+  }
 }
 
 // Take every waiting request (under the fill lock): the largest pool size asked, or none.
@@ -1004,7 +1027,11 @@ bool pool_refill_in_background(const Project& project, int64_t at_least) {
 }
 
 Result<PoolStatus> pool_fill_background(const Project& project) {
-  BERTH_TRY(post_fill_request(project, project.config().get_int("pool.size")));
+  // A request that cannot be posted (the records dir read-only, say) is served by this filler if
+  // it gets the lock, as one taken from the folder.
+  std::optional<int64_t> unposted;
+  if (!post_fill_request(project, project.config().get_int("pool.size")))
+    unposted = project.config().get_int("pool.size");
   bool lowered = false;
   std::optional<Result<PoolStatus>> last;
   for (;;) {
@@ -1020,9 +1047,14 @@ Result<PoolStatus> pool_fill_background(const Project& project) {
                         kIoprioClassIdle << kIoprioClassShift);
         lowered = true;
       }
+      drop_stale_request_temps(project);
       // A pass that fails does not end the loop: the requests that came in meanwhile are served.
-      while (auto size = take_fill_requests(project))
-        last = fill_pass(project, *size);
+      for (auto size = take_fill_requests(project); size || unposted;
+           size = take_fill_requests(project)) {
+        int64_t asked = std::max(size.value_or(0), unposted.value_or(0));
+        unposted.reset();
+        last = fill_pass(project, asked);
+      }
       test_pause_before_release();
     }
     // The look after release: a request posted while we held the lock by one that then saw it
