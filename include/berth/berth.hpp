@@ -589,13 +589,17 @@ Result<PoolStatus> pool_status(const Project& project);
 Result<PoolStatus> pool_fill(const Project& project, int64_t count);
 /// Remove every slot.
 Result<PoolStatus> pool_drain(const Project& project);
-/// Start a detached, low-priority `berth pool fill --background` for this project, with
+/// Ask for a background pass (refill, delete discarded trees, gc's automatic pass): a request is
+/// posted and, unless a filler of this project is at work already (it serves the request before
+/// it exits), a detached, low-priority `berth pool fill --background` is started with
 /// Project::helper(). False when there is no helper to start.
 bool pool_refill_in_background(const Project& project);
 /// The same, filling to at least `at_least` slots this once (more than pool.size: fill ahead).
 bool pool_refill_in_background(const Project& project, int64_t at_least);
-/// What `pool fill --background` runs: at most one per project (others leave at once), at idle
-/// CPU and I/O priority, filling up to pool.size and deleting discarded trees.
+/// What `pool fill --background` runs: at most one per project (another posts its request and
+/// leaves at once; the one at work serves every request, looking again after it releases its
+/// lock, before it exits), at idle CPU and I/O priority, filling up to pool.size (or the largest
+/// size a request asked for) and deleting discarded trees.
 Result<PoolStatus> pool_fill_background(const Project& project);
 
 /// `berth forget`: what a plain folder's forgetting removed.

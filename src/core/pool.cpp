@@ -42,6 +42,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <thread>
 #include <unistd.h>
 
 namespace berth {
@@ -692,22 +693,6 @@ bool pool_refill_in_background(const Project& project) {
   return pool_refill_in_background(project, 0);
 }
 
-bool pool_refill_in_background(const Project& project, int64_t at_least) {
-  if (project.helper().empty()) return false;
-  util::SpawnOptions spawn;
-  spawn.argv = {project.helper(), "-C", project.common_dir(), "--quiet"};
-  // This once, a larger pool: the filler reads pool.size from the configuration it is given.
-  if (at_least > project.config().get_int("pool.size"))
-    spawn.argv.insert(spawn.argv.end(), {"-c", fmt::format("pool.size={}", at_least)});
-  spawn.argv.insert(spawn.argv.end(), {"pool", "fill", "--background"});
-  spawn.in = spawn.out = spawn.err = util::Stream::null;
-  spawn.group = util::ProcessGroup::session;
-  spawn.close_other_fds = true;
-  auto child = util::spawn(spawn);
-  if (child) child->detach();
-  return true;
-}
-
 std::optional<std::string> missing_helper_warning(const Project& project) {
   if (!project.helper().empty()) return std::nullopt;
   bool pool = project.config().get_int("pool.size") > 0;
@@ -883,18 +868,122 @@ Result<void> collect_pool_orphans(const Project& project, bool dry_run, GcReport
   return {};
 }
 
-Result<PoolStatus> pool_fill_background(const Project& project) {
-  // One filler at a time per project. A second one waits its turn rather than leaving: the
-  // running one may already have looked at the trash this second one was started for.
-  if (auto made = util::make_dirs(records_dir(project)); !made)
-    return fail(ErrorCode::io_error, made.error());
-  auto lock = util::FileLock::acquire(util::join(records_dir(project), "fill.lock"));
-  if (!lock) return fail(ErrorCode::io_error, lock.error());
-  // Be a good neighbour: lowest CPU and I/O priority.
-  (void)::setpriority(PRIO_PROCESS, 0, 19);
-  constexpr int kIoprioClassIdle = 3, kIoprioClassShift = 13, kIoprioWhoProcess = 1;
-  (void)::syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, kIoprioClassIdle << kIoprioClassShift);
-  auto filled = pool_fill(project, project.config().get_int("pool.size"));
+namespace {
+
+// ---- one background filler per project ------------------------------------------------------
+//
+// Every `new`, `discard` and `fork` wants a filler to run after it, and a filler deleting big
+// trees may take minutes: fillers that queued on a lock piled up (dozens of processes). So there
+// is at most one at a time, and a request is a file, not a process:
+//
+//  - Whoever wants a pass (the command starting a filler, and the filler itself) first *posts a
+//    request*: a file of its own in <pool>/requests, made atomically, named by pid, process start
+//    time and a counter (no two requests share a file: none overwrites another), holding the pool
+//    size it wants. Then it *tries* the fill lock (flock, never waited for).
+//  - Lock taken: it leaves at once (the command starts no process; a filler exits).
+//  - Lock got: it *serves*: take every request (read, unlink), make one pass (trash, slots, the
+//    look at the workspaces, gc's automatic pass) for the largest size asked, again while new
+//    requests came in meanwhile. None left: release the lock, then look once more; a request
+//    there means trying the lock again (and leaving if someone holds it by now).
+//
+// Why none is lost: a request is unlinked only by the lock's holder, before the pass that serves
+// it, so that pass sees every tree moved aside before it was posted. A poster that found the
+// lock taken posted before its try; whoever held the lock then looks at the requests after its
+// release (the look after release), so it sees that request unless a holder took it to serve it.
+// Without that look, "the holder found nothing and is about to leave" and "a new poster sees the
+// lock still held and leaves" would lose the request. The command that got the lock (nobody was
+// serving) does not serve: it releases it and starts a filler, whose own look comes after.
+// The lock is held across passes that check out slots (not the user's tree) and run no hook of
+// the user's while a berth command waits for it: no command ever waits for it.
+
+std::string requests_dir(const Project& project) {
+  return util::join(records_dir(project), "requests");
+}
+std::string fill_lock_path(const Project& project) {
+  return util::join(records_dir(project), "fill.lock");
+}
+
+Result<void> post_fill_request(const Project& project, int64_t size) {
+  static int counter = 0;
+  std::string dir = requests_dir(project);
+  if (auto made = util::make_dirs(dir); !made) return fail(ErrorCode::io_error, made.error());
+  std::string name =
+      fmt::format("{}-{}-{}.req", ::getpid(), util::process_start_time(::getpid()), ++counter);
+  // Atomic (a temp file renamed into place: a reader never sees half a request) but not synced:
+  // a request lost with the machine is harmless (the next command posts another), and `new`
+  // waits for no fsync.
+  std::string path = util::join(dir, name);
+  std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
+  if (auto written = util::write_file(temp, fmt::format("{}\n", size)); !written) {
+    ::unlink(temp.c_str());
+    return fail(ErrorCode::io_error, written.error());
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    return fail(ErrorCode::io_error, fmt::format("cannot post a fill request {}", path));
+  }
+  return {};
+}
+
+// The requests waiting ("*.req"; a ".tmp." file is one half written, never counted).
+std::vector<std::string> fill_requests(const Project& project) {
+  std::vector<std::string> found;
+  for (const auto& e : util::DirEntries(requests_dir(project))) {
+    std::string name(e.name);
+    if (name.size() > 4 && name.substr(name.size() - 4) == ".req" &&
+        name.find(".tmp.") == std::string::npos)
+      found.push_back(util::join(requests_dir(project), name));
+  }
+  return found;
+}
+
+// A request's temp file left by a writer killed mid-write (never counted as a request): removed
+// by the filler once it is an hour old (a write takes milliseconds).
+void drop_stale_request_temps(const Project& project) {
+  constexpr int64_t kHour = 3600;
+  for (const auto& e : util::DirEntries(requests_dir(project))) {
+    std::string path = util::join(requests_dir(project), std::string(e.name));
+    struct stat st;
+    if (std::string(e.name).find(".tmp.") != std::string::npos && ::lstat(path.c_str(), &st) == 0 &&
+        S_ISREG(st.st_mode) && unix_now() - st.st_mtim.tv_sec > kHour)
+      ::unlink(path.c_str());
+  }
+}
+
+// Take every waiting request (under the fill lock): the largest pool size asked, or none.
+std::optional<int64_t> take_fill_requests(const Project& project) {
+  std::optional<int64_t> size;
+  for (const auto& path : fill_requests(project)) {
+    int64_t asked = 0;
+    if (auto text = util::read_file(path)) {
+      try {
+        asked = std::stoll(*text);
+      } catch (const std::exception&) {
+        asked = 0;
+      }
+    }
+    ::unlink(path.c_str());
+    size = std::max(size.value_or(0), std::clamp<int64_t>(asked, 0, kMaxPoolSize));
+  }
+  return size;
+}
+
+// BERTH_TEST_FILL_PAUSE=PATH (berth's own tests only): the filler, holding the lock with no
+// request left, about to release it, makes PATH.reached and waits while PATH exists (at most
+// 2 minutes): the race with a request posted at that moment, made deterministic.
+void test_pause_before_release() {
+  static const char* wanted = std::getenv("BERTH_TEST_FILL_PAUSE");
+  if (!wanted || !*wanted) return;
+  std::string path = wanted;
+  if (!util::exists(path)) return;
+  (void)util::write_file(path + ".reached", "");
+  for (int i = 0; i < 6000 && util::exists(path); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+// One pass of the filler: trash, slots, the look at the workspaces, gc's light pass.
+Result<PoolStatus> fill_pass(const Project& project, int64_t size) {
+  auto filled = pool_fill(project, size);
   // While here, look once at every workspace: one berth has not looked at yet (just made) gets
   // its shadow index and the watcher's attention now, in the background, so the orchestrator's
   // first `list`, `diff` or `discard` costs O(changed files) already. The others cost nothing.
@@ -908,9 +997,72 @@ Result<PoolStatus> pool_fill_background(const Project& project) {
     // Slots it dropped (their base is gone) are made again, at today's commit.
     if (collected && std::any_of(collected->removed.begin(), collected->removed.end(),
                                  [](const GcItem& i) { return i.kind == "pool-slot"; }))
-      filled = pool_fill(project, project.config().get_int("pool.size"));
+      filled = pool_fill(project, size);
   }
   return filled;
+}
+
+} // namespace
+
+bool pool_refill_in_background(const Project& project, int64_t at_least) {
+  if (project.helper().empty()) return false;
+  int64_t size = std::max(project.config().get_int("pool.size"), at_least);
+  // The request first, then the try (see above): a filler at work serves it, and none starts.
+  if (post_fill_request(project, size)) {
+    auto serving = util::FileLock::try_acquire(fill_lock_path(project));
+    if (serving && !serving->has_value()) return true;
+  }
+  util::SpawnOptions spawn;
+  spawn.argv = {project.helper(), "-C", project.common_dir(), "--quiet"};
+  // This once, a larger pool: the filler reads pool.size from the configuration it is given.
+  if (at_least > project.config().get_int("pool.size"))
+    spawn.argv.insert(spawn.argv.end(), {"-c", fmt::format("pool.size={}", at_least)});
+  spawn.argv.insert(spawn.argv.end(), {"pool", "fill", "--background"});
+  spawn.in = spawn.out = spawn.err = util::Stream::null;
+  spawn.group = util::ProcessGroup::session;
+  spawn.close_other_fds = true;
+  auto child = util::spawn(spawn);
+  if (child) child->detach();
+  return true;
+}
+
+Result<PoolStatus> pool_fill_background(const Project& project) {
+  // A request that cannot be posted (the records dir read-only, say) is served by this filler if
+  // it gets the lock, as one taken from the folder.
+  std::optional<int64_t> unposted;
+  if (!post_fill_request(project, project.config().get_int("pool.size")))
+    unposted = project.config().get_int("pool.size");
+  bool lowered = false;
+  std::optional<Result<PoolStatus>> last;
+  for (;;) {
+    {
+      auto lock = util::FileLock::try_acquire(fill_lock_path(project));
+      if (!lock) return fail(ErrorCode::io_error, lock.error());
+      if (!lock->has_value()) break; // another filler serves: it sees our requests
+      if (!lowered) {
+        // Be a good neighbour: lowest CPU and I/O priority.
+        (void)::setpriority(PRIO_PROCESS, 0, 19);
+        constexpr int kIoprioClassIdle = 3, kIoprioClassShift = 13, kIoprioWhoProcess = 1;
+        (void)::syscall(SYS_ioprio_set, kIoprioWhoProcess, 0,
+                        kIoprioClassIdle << kIoprioClassShift);
+        lowered = true;
+      }
+      drop_stale_request_temps(project);
+      // A pass that fails does not end the loop: the requests that came in meanwhile are served.
+      for (auto size = take_fill_requests(project); size || unposted;
+           size = take_fill_requests(project)) {
+        int64_t asked = std::max(size.value_or(0), unposted.value_or(0));
+        unposted.reset();
+        last = fill_pass(project, asked);
+      }
+      test_pause_before_release();
+    }
+    // The look after release: a request posted while we held the lock by one that then saw it
+    // held and left is ours to serve.
+    if (fill_requests(project).empty()) break;
+  }
+  if (last) return *last;
+  return pool_status(project);
 }
 
 } // namespace berth
