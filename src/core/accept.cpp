@@ -664,12 +664,12 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
     a.new_commit = landing.new_commit;
     return a;
   }
-  // The submodule commits it lands, kept where the project can follow them: only now that
-  // nothing refuses (a ref of berth's in the user's module repository; harmless if the landing
-  // itself then fails).
   // Ctrl-C so far stops here, with nothing changed; from here on the landing runs to its end
   // (its git calls do not get the terminal's signal) and the stop is honoured after it.
   if (stop_asked(options)) return tl::unexpected(stopped_before_landing(w.name));
+  // The submodule commits it lands, kept where the project can follow them: only now that
+  // nothing refuses (a ref of berth's in the user's module repository; harmless if the landing
+  // itself then fails).
   BERTH_TRY(keep_gitlink_commits(gitlinks.keep));
 
   // 4. Land it. In a checkout: record the intent, then, with the branch's refs locked, write

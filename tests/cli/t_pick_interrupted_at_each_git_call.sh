@@ -23,7 +23,7 @@ unland() {
 }
 declare -A digest
 make_fork() {
-  berth fork p -n 3 -- sh -c 'mkdir gen; for i in $(seq 1 60); do echo "$BERTH_ATTEMPT $i" >gen/f$i.txt; done' >/dev/null
+  berth fork p -n 3 -- sh -c 'mkdir gen; for i in $(seq 1 60); do echo "$BERTH_ATTEMPT $i" >gen/f$i.txt; done' >/dev/null 2>&1
   local i
   for i in 1 2 3; do
     digest[$i]=$(tree_digest "$(berth path "p-$i")")

@@ -29,7 +29,9 @@ std::string landed_when_stopped(const Accepted& a, bool keep) {
                        "discarded",
                        done, a.name);
   if (keep)
-    return fmt::format("interrupted after the landing: {}; workspace '{}' is kept", done, a.name);
+    return fmt::format("interrupted too late to stop anything: {} (workspace '{}' is kept, as "
+                       "--keep asked)",
+                       done, a.name);
   return fmt::format("interrupted after the landing: {}; workspace '{}' was not discarded "
                      "(`berth discard {}` when you are done with it)",
                      done, a.name, a.name);
