@@ -447,6 +447,11 @@ struct AcceptOptions {
   /// A plain folder only: files the user changed in the folder since the base that the workspace
   /// changed too are merged (three-way, text) rather than refused (docs/plain.md).
   bool merge = false;
+  /// True once the user asked to stop (Ctrl-C; `OperationContext::stop_requested`). Asked at
+  /// safe points only: before the landing begins (then the accept fails `stopped`, nothing
+  /// changed) and after it (then the workspace is kept rather than discarded). The landing itself
+  /// always runs to its end. Optional.
+  std::function<bool()> stop_requested;
 };
 
 struct Accepted {

@@ -67,6 +67,8 @@ enum class ErrorCode {
   // issue 16, gc and the trash (keep together)
   bad_duration, ///< a duration (--older-than, gc.older_than) is not a number with a unit (7d, 12h)
   bad_snapshot, ///< NAME@TIME does not name a snapshot the way `berth trash list` shows them
+  // session 10, Ctrl-C during accept/pick
+  stopped, ///< Ctrl-C, SIGTERM or SIGHUP stopped the command before it changed anything (exit 130)
 };
 
 /// What a failed git call said: nobody should have to guess.

@@ -456,6 +456,11 @@ int run_main(int argc, char** argv) {
     return berth::exit_status(e.code);
   };
 
+  // accept and pick stop at safe points on Ctrl-C, SIGTERM and SIGHUP (their handlers arm the
+  // watch through OperationContext::stop_requested): armed already here, a signal while the
+  // project is opened (git's reads there run in their own process groups) is such a stop too,
+  // before anything began, rather than a death without a word.
+  if (op.name == "accept" || op.name == "pick") (void)cli::stop_requested();
   std::optional<berth::Project> project;
   if (op.needs_project) {
     berth::ProjectOptions options{args.dir, args.config};

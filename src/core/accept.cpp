@@ -601,6 +601,20 @@ Result<std::optional<Landing>> plan_landing(const Project& project, const Worksp
 
 namespace {
 
+// Whether the user asked to stop (Ctrl-C): asked only where stopping leaves nothing half-done.
+bool stop_asked(const AcceptOptions& options) {
+  return options.stop_requested && options.stop_requested();
+}
+
+// Stopped before the landing began: the hold puts the record back, nothing else was written.
+Error stopped_before_landing(const std::string& name) {
+  return Error{ErrorCode::stopped,
+               fmt::format("interrupted: nothing was changed (workspace '{}' is as it was)", name),
+               {},
+               {},
+               {}};
+}
+
 // No change to accept: the target has it all already. Not an error; nothing is touched.
 Accepted nothing_to_accept(Accepted a, const Workspace& w, const Target& target) {
   a.empty = true;
@@ -650,6 +664,9 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
     a.new_commit = landing.new_commit;
     return a;
   }
+  // Ctrl-C so far stops here, with nothing changed; from here on the landing runs to its end
+  // (its git calls do not get the terminal's signal) and the stop is honoured after it.
+  if (stop_asked(options)) return tl::unexpected(stopped_before_landing(w.name));
   // The submodule commits it lands, kept where the project can follow them: only now that
   // nothing refuses (a ref of berth's in the user's module repository; harmless if the landing
   // itself then fails).
@@ -696,13 +713,15 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
     }
   }
   a.name = w.name;
+  if (!options.dry_run && stop_asked(options))
+    return tl::unexpected(stopped_before_landing(w.name));
   if (project.plain()) {
     // A plain folder: the change is written into the folder itself (docs/plain.md).
     auto put = plain_accept(project, w, options, a);
     if (!put || put->empty || put->dry_run || !put->conflicts.empty()) return put;
     a = *put;
     BERTH_TRY(holding->finish(a.new_commit));
-    if (!options.keep) discard_after_landing(project, w.name, a);
+    if (!options.keep && !stop_asked(options)) discard_after_landing(project, w.name, a);
     return a;
   }
   // A branch that moves between the preview and the locking of its refs (the user committed)
@@ -720,8 +739,10 @@ Result<Accepted> accept_steps(const Project& project, std::string_view name,
 
   // 5. Recorded: the workspace's record says landed (and at which commit), and nobody holds it.
   BERTH_TRY(holding->finish(a.new_commit.empty() ? a.old_commit : a.new_commit));
-  // 6. The workspace is done: discarded (with its trash snapshot) unless --keep.
-  if (!options.keep) discard_after_landing(project, w.name, a);
+  // 6. The workspace is done: discarded (with its trash snapshot) unless --keep, or unless the
+  //    user asked to stop (Ctrl-C): then it stays, landed, for `berth discard` (the caller says
+  //    so).
+  if (!options.keep && !stop_asked(options)) discard_after_landing(project, w.name, a);
   return a;
 }
 

@@ -91,6 +91,8 @@ std::string_view code_name(ErrorCode code) {
     return "bad_duration";
   case ErrorCode::bad_snapshot:
     return "bad_snapshot";
+  case ErrorCode::stopped:
+    return "stopped";
   }
   return "unknown";
 }
@@ -128,6 +130,8 @@ int exit_status(ErrorCode code) {
   case ErrorCode::plain_folder_changed:
   case ErrorCode::plain_in_use:
     return 5;
+  case ErrorCode::stopped:
+    return 130; // as a shell reports a command Ctrl-C ended (128 + SIGINT)
   default:
     return 1;
   }

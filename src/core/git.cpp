@@ -1,6 +1,7 @@
 #include "core/git.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -12,6 +13,9 @@
 
 namespace berth {
 namespace {
+
+// How many GitCallsOwnGroup live.
+std::atomic<int> g_own_group_scopes{0};
 
 util::SpawnOptions spawn_options(const GitCall& call) {
   util::SpawnOptions options;
@@ -40,8 +44,9 @@ util::SpawnOptions spawn_options(const GitCall& call) {
   options.timeout = call.timeout;
   if (!options.timeout && bounded_by_default(call.args)) options.timeout = git_read_timeout();
   // Its own process group when bounded: a timeout kills git and whatever it started (a filter,
-  // berth's fsmonitor hook) together.
-  if (options.timeout) options.group = util::ProcessGroup::own;
+  // berth's fsmonitor hook) together. And while an operation stops at safe points on Ctrl-C
+  // (GitCallsOwnGroup): the terminal's signal to berth's group must not kill git mid-write.
+  if (options.timeout || g_own_group_scopes.load() > 0) options.group = util::ProcessGroup::own;
   // A git berth started dies with berth (kill -9): TERM, so that git removes its lock files
   // (index.lock, ref locks) on the way out instead of leaving them to block the next command.
   options.parent_death_signal = SIGTERM;
@@ -207,6 +212,13 @@ Result<util::ProcessResult> git_status_of(const GitCall& call) {
   // A git that hung is never taken for one that answered "no".
   if (result->timed_out) return tl::unexpected(timeout_error(call, *result, *options.timeout));
   return std::move(*result);
+}
+
+GitCallsOwnGroup::GitCallsOwnGroup() {
+  ++g_own_group_scopes;
+}
+GitCallsOwnGroup::~GitCallsOwnGroup() {
+  --g_own_group_scopes;
 }
 
 Result<util::Child> git_start(const GitCall& call) {

@@ -35,6 +35,20 @@ std::chrono::milliseconds git_read_timeout();
 /// (which may run the user's hooks for as long as they like) are not bounded.
 bool bounded_by_default(const std::vector<std::string>& args);
 
+/// While one lives, every git call (of any thread) runs in a process group of its own, so that a
+/// signal sent to berth's group (the terminal's Ctrl-C, a `kill -INT -PGID`) reaches berth alone:
+/// an operation that takes such a signal as a request to stop (accept, pick: through
+/// `OperationContext::stop_requested`) then stops at a safe point instead of finding its git
+/// killed half-way through a write into the user's checkout (index.lock left, half the files
+/// written). git keeps its parent-death signal: a berth that is really killed still takes it down.
+class GitCallsOwnGroup {
+public:
+  GitCallsOwnGroup();
+  ~GitCallsOwnGroup();
+  GitCallsOwnGroup(const GitCallsOwnGroup&) = delete;
+  GitCallsOwnGroup& operator=(const GitCallsOwnGroup&) = delete;
+};
+
 /// Run git; a non-zero exit is an Error{git_failed} carrying what git said.
 Result<util::ProcessResult> git(const GitCall& call);
 /// Run git; a non-zero exit is returned as a result, only a failure to start is an Error.

@@ -9,7 +9,8 @@
 # A `git` wrapper earlier on PATH counts the git processes berth itself starts (its parent is the
 # berth binary; git's own children and hooks pass through) and, at call K, kills berth with
 # SIGKILL before that git runs: `alone` kills the berth process only, `group` its whole process
-# group (berth is started in a session of its own). berth runs git by a PATH lookup at every call,
+# group (berth is started in a session of its own). `int`, `term` and `hup` send that signal to
+# berth's whole process group instead, as a terminal's Ctrl-C does, and let the git run. berth runs git by a PATH lookup at every call,
 # so the wrapper sees each one.
 
 # The loops visit every git call (CRASH_STRIDE 1). The ASan pass (its test preset sets
@@ -35,6 +36,15 @@ if [ -n "\${FAULT_AT:-}" ] && [ /proc/\$PPID/exe -ef "$BERTH_BIN" ]; then
   until { true >"$FAULT_DIR/calls/\$n"; } 2>/dev/null; do n=\$((n + 1)); done
   if [ "\$n" -eq "\$FAULT_AT" ]; then
     printf '%s\n' "\$*" >|"$FAULT_DIR/killed-at"
+    sig=
+    case "\$FAULT_MODE" in int) sig=INT ;; term) sig=TERM ;; hup) sig=HUP ;; esac
+    if [ -n "\$sig" ]; then
+      # As a terminal's Ctrl-C (or a hang-up, a TERM to the job): the signal to berth's whole
+      # process group, and this git goes on (when it is in a group of its own, as it must be).
+      read -r _ _ _ _ pgid _ </proc/\$PPID/stat
+      kill -\$sig -"\$pgid"
+      exec "$REAL_GIT" "\$@"
+    fi
     if [ "\$FAULT_MODE" = group ]; then
       read -r _ _ _ _ pgid _ </proc/\$PPID/stat
       kill -9 -"\$pgid"

@@ -360,7 +360,10 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
 
 // pick: the attempt lands as `accept` would land it; only then do its siblings go to the trash.
 // Every refusal comes first, so a refused or conflicting pick changes nothing at all.
-Result<Outcome> run_pick(const Project& project, const Params& p, const OperationContext&) {
+Result<Outcome> run_pick(const Project& project, const Params& p, const OperationContext& context) {
+  // Ctrl-C, SIGTERM, SIGHUP: stop before the landing (nothing changed) or after it (the siblings
+  // are kept), never half-way (docs/fork.md).
+  StopAtSafePoints stop(context);
   std::string name = p.string("name");
   Workspace picked = BERTH_TRY(find_workspace(project, name));
   if (picked.fork.empty())
@@ -394,7 +397,10 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
   options.into = p.optional_string("into");
   options.message = p.optional_string("message");
   options.dry_run = p.flag("dry_run");
+  options.stop_requested = stop.requested();
   auto accepted = BERTH_TRY(accept_workspace(project, name, options));
+  if (stop.asked() && (options.dry_run || accepted.empty || !accepted.conflicts.empty()))
+    return fail(ErrorCode::stopped, "interrupted: nothing was changed");
   nlohmann::json document = {{"task", task}, {"picked", name}, {"accepted", accepted}};
   document["discarded"] = nlohmann::json::array();
   document["kept"] = p.flag("keep_others") || options.dry_run || !accepted.conflicts.empty()
@@ -404,6 +410,21 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
     return Outcome{document, {accepted.hint}, {}, exit_status(ErrorCode::conflict)};
   Outcome out{document, accepted.warnings, {}, 0};
   if (options.dry_run) return out;
+  // Asked to stop once the attempt landed: its siblings stay as they are, for a later
+  // `berth discard TASK` (or pick's --keep-others had kept them anyway).
+  if (stop.asked()) {
+    if (!p.flag("keep_others")) out.document["kept"] = siblings;
+    out.warnings.push_back(fmt::format(
+        "interrupted after the landing: {}; {} (`berth discard {}` discards the fork's attempts "
+        "when you are done with them)",
+        what_landed(accepted),
+        accepted.discarded ? name + " was discarded, its siblings were not"
+                           : name + " and its siblings were not discarded",
+        task));
+    out.document["fork_removed"] = false;
+    out.exit = 130;
+    return out;
+  }
   // (Each held lease becomes that sibling's discard claim: discard sees this process hold it.)
   if (!p.flag("keep_others"))
     out.document["discarded"] = discard_attempts(project, siblings, Trash::yes, out.warnings);
@@ -414,6 +435,13 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
     left = left || w.fork == task;
   if (!left) BERTH_TRY(remove_fork(project, task));
   out.document["fork_removed"] = !left;
+  // Asked to stop while the siblings went to the trash: it had all been done by then.
+  if (stop.asked()) {
+    out.warnings.push_back(
+        fmt::format("interrupted too late to stop anything: {}, and the pick had finished",
+                    what_landed(accepted)));
+    out.exit = 130;
+  }
   return out;
 }
 

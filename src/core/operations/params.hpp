@@ -5,10 +5,16 @@
 #include "berth/operations.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace berth {
+class GitCallsOwnGroup;
+}
 
 namespace berth::ops {
 
@@ -91,5 +97,32 @@ Entry trash_entry();
 /// new's and setup's outcome: the document, the set-up's warnings, and when a set-up command
 /// failed a warning saying how to run it again and exit status 6 (`done`: "created").
 Outcome setup_outcome(const Created& created, std::string_view done);
+
+/// For a command that writes into the user's checkout or moves refs under an intent record
+/// (accept, pick): from here on Ctrl-C, SIGTERM and SIGHUP do not end berth but ask it to stop
+/// (the front end's `stop_requested`, armed by its first call), and every git call runs in a
+/// process group of its own (`GitCallsOwnGroup`), so that only berth hears the terminal's signal
+/// and stops at a safe point: before the landing (nothing changed) or after it.
+class StopAtSafePoints {
+public:
+  explicit StopAtSafePoints(const OperationContext& context);
+  ~StopAtSafePoints();
+  StopAtSafePoints(const StopAtSafePoints&) = delete;
+  StopAtSafePoints& operator=(const StopAtSafePoints&) = delete;
+  /// What the library polls (AcceptOptions::stop_requested); empty when the front end has none.
+  std::function<bool()> requested() const { return stop_; }
+  /// Whether the user has asked to stop.
+  bool asked() const { return stop_ && stop_(); }
+
+private:
+  std::function<bool()> stop_;
+  std::unique_ptr<GitCallsOwnGroup> own_group_;
+};
+
+/// The line an accept that landed says when the user asked it to stop: what was done (the change
+/// landed or is staged; the workspace discarded) and what was not (kept, and how to discard it).
+std::string landed_when_stopped(const Accepted& a, bool keep);
+/// "the change landed on BRANCH (COMMIT)", or for apply "the change is staged in CHECKOUT".
+std::string what_landed(const Accepted& a);
 
 } // namespace berth::ops
