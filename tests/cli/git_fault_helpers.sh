@@ -163,6 +163,19 @@ user_checkout() {
   } | sha256sum
 }
 
+# user_work: the user's own uncommitted work in the checkout (an edit a landing of `gen/` does not
+# touch, an untracked file); user_work_reset BASE: the checkout back at BASE, `gen/` gone, that
+# work made again (between two landings).
+user_work() {
+  echo "my own edit" >>README.md
+  echo "my notes" >notes.txt
+}
+user_work_reset() {
+  git reset -q --hard "$1"
+  rm -rf gen
+  user_work
+}
+
 # count_git_calls BERTH-ARGS...: run `berth BERTH-ARGS` with the wrapper counting (never killing)
 # and print how many git calls it made.
 count_git_calls() {

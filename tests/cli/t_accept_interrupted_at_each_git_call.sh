@@ -10,20 +10,9 @@
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
 base=$(git rev-parse HEAD)
-# The user's own uncommitted work: an edit the change does not touch, an untracked file.
-mine() {
-  echo "my own edit" >>README.md
-  echo "my notes" >notes.txt
-}
-mine
+user_work
 readme=$(sha256sum README.md)
 before=$(user_checkout)
-# Back to the checkout before a landing.
-unland() {
-  git reset -q --hard "$base"
-  rm -rf gen
-  mine
-}
 make_big() {
   berth new big >/dev/null
   local ws i
@@ -39,7 +28,7 @@ calls=$(count_git_calls accept big)
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "accept without a signal"
 after=$(user_checkout)
 [[ $after != "$before" ]] || { echo "the accept changed nothing in the checkout" >&2; false; }
-unland
+user_work_reset "$base"
 ((calls > 10)) || { echo "only $calls git calls seen: is the git wrapper used?" >&2; false; }
 
 modes=(int term hup)
@@ -48,7 +37,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   make_big
   mode=${modes[k % 3]}
   # (The last calls may be background work of the discard that is not berth's own.)
-  crash_at_git_call "$k" "$mode" accept big || { unland && break; }
+  crash_at_git_call "$k" "$mode" accept big || { user_work_reset "$base" && break; }
   at="SIG${mode^^} at call $k ($(cat "$FAULT_DIR/killed-at"))"
   assert_eq "$(cat "$FAULT_DIR/status")" 130 "exit status after $at"
   [[ ! -e .git/index.lock ]] || { echo "index.lock left after $at" >&2; false; }
@@ -78,7 +67,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
     echo "no line saying what was done after $at: $err" >&2
     false
   fi
-  unland
+  user_work_reset "$base"
 done
 ((seen_before > 0 && seen_after > 0 && k > calls / 2)) || {
   echo "stopped before the landing $seen_before times, after it $seen_after, of $k calls" >&2

@@ -9,18 +9,9 @@
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
 base=$(git rev-parse HEAD)
-mine() {
-  echo "my own edit" >>README.md
-  echo "my notes" >notes.txt
-}
-mine
+user_work
 readme=$(sha256sum README.md)
 before=$(user_checkout)
-unland() {
-  git reset -q --hard "$base"
-  rm -rf gen
-  mine
-}
 declare -A digest
 make_fork() {
   berth fork p -n 3 -- sh -c 'mkdir gen; for i in $(seq 1 60); do echo "$BERTH_ATTEMPT $i" >gen/f$i.txt; done' >/dev/null 2>&1
@@ -44,7 +35,7 @@ assert_eq "$(cat "$FAULT_DIR/status")" 0 "pick without a signal"
 after=$(user_checkout)
 [[ $after != "$before" ]] || { echo "the pick changed nothing in the checkout" >&2; false; }
 clear_fork
-unland
+user_work_reset "$base"
 ((calls > 10)) || { echo "only $calls git calls seen: is the git wrapper used?" >&2; false; }
 
 modes=(int term hup)
@@ -52,7 +43,7 @@ seen_before=0 seen_after=0
 for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   make_fork
   mode=${modes[k % 3]}
-  crash_at_git_call "$k" "$mode" pick p-1 || { clear_fork && unland && break; }
+  crash_at_git_call "$k" "$mode" pick p-1 || { clear_fork && user_work_reset "$base" && break; }
   at="SIG${mode^^} at call $k ($(cat "$FAULT_DIR/killed-at"))"
   assert_eq "$(cat "$FAULT_DIR/status")" 130 "exit status after $at"
   [[ ! -e .git/index.lock ]] || { echo "index.lock left after $at" >&2; false; }
@@ -91,7 +82,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
     assert_eq "$(workspace_state "p-$i")" gone "p-$i at the end after $at"
   done
   clear_fork
-  unland
+  user_work_reset "$base"
 done
 ((seen_before > 0 && seen_after > 0 && k > calls / 2)) || {
   echo "stopped before the landing $seen_before times, after it $seen_after, of $k calls" >&2
