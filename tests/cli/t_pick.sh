@@ -12,6 +12,12 @@ berth new lone >/dev/null
 before=$(fingerprint)
 expect_error usage 2 berth --json pick lone >/dev/null
 assert_unchanged "$before"
+# The fork's task rather than an attempt: the attempts are named, nothing changes.
+not 2 berth pick ans >/dev/null
+err=$(last_stderr)
+assert_contains "$err" "'ans' is a fork; pick one of its attempts: ans-1, ans-2, ans-3"
+assert_contains "$err" "berth compare ans"
+assert_unchanged "$before"
 
 out=$(berth --json pick ans-2 --strategy squash)
 assert_eq "$(git show HEAD:answer.txt)" 2
@@ -31,6 +37,12 @@ before=$(fingerprint)
 out=$(not 3 berth --json pick clash-1 --strategy merge)
 assert_eq "$(jq -r '.accepted.conflicts[0]' <<<"$out")" clash.txt
 assert_eq "$(jq -r '.kept | join(",")' <<<"$out")" clash-2
+assert_unchanged "$before"
+# In text (even --quiet): the conflicting paths, and that the siblings stay.
+out=$(not 3 berth -q pick clash-1 --strategy merge 2>/dev/null)
+assert_contains "$out" "Conflicting:"
+assert_contains "$out" "  clash.txt"
+assert_contains "$out" "sibling attempts stay"
 assert_unchanged "$before"
 
 # Attempts discarded one by one (no pick) leave a stale record: gc names it, and a fork of the

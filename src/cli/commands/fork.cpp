@@ -33,14 +33,13 @@ std::string render_fork(const nlohmann::json& d, const RenderContext& context) {
 }
 
 std::string render_pick(const nlohmann::json& d, const RenderContext& context) {
-  if (context.quiet) return {};
-  std::string text;
   const auto& a = d["accepted"];
+  // A conflict is said even under --quiet, as accept says it: the paths, and that the siblings
+  // stay.
   if (a["conflicts"].is_array() && !a["conflicts"].empty())
-    text =
-        fmt::format("{} does not merge: nothing changed (its siblings stay)\n", str(d, "picked"));
-  else
-    text = render_accept(a, context);
+    return render_accept(a, context) + "its sibling attempts stay as they were\n";
+  if (context.quiet) return {};
+  std::string text = render_accept(a, context);
   for (const auto& gone : d["discarded"])
     if (gone["snapshot"].is_object())
       text += fmt::format("discarded {} (saved as {}; `berth restore {}` brings it back)\n",

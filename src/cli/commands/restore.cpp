@@ -34,9 +34,11 @@ std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& con
     const auto& bytes = s["ignored_bytes"];
     // Set-up copies (a node_modules clone) are not lost work: said apart, not as "not saved".
     const auto& made = s["setup_files"];
+    // "-": not counted (yet: the background deleter counts them as it deletes the tree).
     std::string cell =
-        !files.is_number()
-            ? std::string("-")
+        !files.is_number() ? std::string("-")
+        : files.get<int64_t>() == 0
+            ? std::string("none")
             : fmt::format("{} file(s), {}", files.get<int64_t>(),
                           human_bytes(bytes.is_number() ? bytes.get<uint64_t>() : 0));
     if (made.is_number() && made.get<int64_t>() > 0)

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mutex>
 #include <thread>
 
@@ -365,7 +366,20 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
   // are kept), never half-way (docs/fork.md).
   StopAtSafePoints stop(context);
   std::string name = p.string("name");
-  Workspace picked = BERTH_TRY(find_workspace(project, name));
+  auto found = find_workspace(project, name);
+  if (!found && found.error().code == ErrorCode::not_found) {
+    // The fork's task rather than one of its attempts: name them.
+    std::vector<std::string> attempts;
+    for (const auto& w : BERTH_TRY(Registry(project.berth_dir()).load_all()))
+      if (w.fork == name) attempts.push_back(w.name);
+    if (!attempts.empty())
+      return fail(ErrorCode::usage,
+                  fmt::format("'{}' is a fork; pick one of its attempts: {}", name,
+                              fmt::join(attempts, ", ")),
+                  fmt::format("`berth compare {}` shows them side by side; then `berth pick {}`",
+                              name, attempts.front()));
+  }
+  Workspace picked = BERTH_TRY(std::move(found));
   if (picked.fork.empty())
     return fail(ErrorCode::usage, fmt::format("'{}' is not an attempt of a fork", name),
                 fmt::format("land it with `berth accept {}`", name));
