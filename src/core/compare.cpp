@@ -540,6 +540,15 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
     for (size_t j = i + 1; j < attempts.size(); ++j) {
       if (attempts[i].error || attempts[j].error) continue;
       Similarity s = similarity(sets[i], sets[j]);
+      // Work inside a submodule or nested repository is in no file compared here: two attempts
+      // alike in everything else but with such work are not known to be identical.
+      auto inside = [](const Attempt& a) {
+        return std::any_of(a.diff.nested.begin(), a.diff.nested.end(), [](const NestedWork& n) {
+          return n.modified || n.untracked || !n.submodule;
+        });
+      };
+      if (s.relation == "identical" && (inside(attempts[i]) || inside(attempts[j])))
+        s.relation = "overlapping";
       pairs.push_back({{"a", attempts[i].name},
                        {"b", attempts[j].name},
                        {"relation", s.relation},

@@ -15,6 +15,9 @@ assert_eq "$(jq -c '[.attempts[] | [.name, (.nested | map([.path, .modified, .un
   '[["sub-1",[["third_party/x",true,false]]],["sub-2",[["third_party/x",false,true]]],["sub-3",[]]]'
 # The files of the submodule are in no attempt's counts.
 assert_eq "$(jq -c '[.attempts[].files_changed]' <<<"$json")" '[0,1,1]'
+# sub-2 and sub-3 changed the superproject alike, but sub-2 has work inside the submodule: not
+# known to be identical.
+assert_eq "$(jq -r '.pairs[] | select(.a == "sub-2" and .b == "sub-3") | .relation' <<<"$json")" overlapping
 
 text=$(berth compare sub)
 assert_contains "$text" "sub-1: submodule third_party/x: uncommitted changes (not counted above)"
