@@ -46,7 +46,9 @@ util::SpawnOptions spawn_options(const GitCall& call) {
   // Its own process group when bounded: a timeout kills git and whatever it started (a filter,
   // berth's fsmonitor hook) together. And while an operation stops at safe points on Ctrl-C
   // (GitCallsOwnGroup): the terminal's signal to berth's group must not kill git mid-write.
-  if (options.timeout || g_own_group_scopes.load() > 0) options.group = util::ProcessGroup::own;
+  // A call that may talk to the terminal stays in berth's group (GitCall::terminal).
+  if (options.timeout || (g_own_group_scopes.load() > 0 && !call.terminal))
+    options.group = util::ProcessGroup::own;
   // A git berth started dies with berth (kill -9): TERM, so that git removes its lock files
   // (index.lock, ref locks) on the way out instead of leaving them to block the next command.
   options.parent_death_signal = SIGTERM;

@@ -24,6 +24,11 @@ struct GitCall {
   /// A bound on the call's duration; unset: `git_read_timeout()` for the reads of
   /// `bounded_by_default` (which a workspace's files can block), none for the others.
   std::optional<std::chrono::milliseconds> timeout = {};
+  /// Runs the user's own code that may talk to the terminal (a hook that asks a question): the
+  /// call stays in berth's process group even while GitCallsOwnGroup lives, so it can read the
+  /// terminal (in a group of its own it would be stopped, SIGTTIN, and berth would wait forever)
+  /// and Ctrl-C reaches it. Only for calls after which nothing of berth's is half-done.
+  bool terminal = false;
 };
 
 /// How long a git read may take before berth kills it (its whole process group) and fails with

@@ -329,6 +329,8 @@ Result<void> land(const Project& project, const Registry& registry, const Landin
                  {},
                  {},
                  util::Stream::inherit};
+    // The landing is whole: the hook may ask the user something, and Ctrl-C may stop it.
+    hook.terminal = true;
     (void)git_status_of(hook);
   }
   return {};
