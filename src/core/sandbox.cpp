@@ -224,6 +224,7 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
           : private_network ? "seccomp: unix sockets, and families other than inet and netlink"
           : policy.deny_tcp ? "seccomp: tcp, udp, raw, netlink and unix sockets"
                             : "seccomp: udp, raw, netlink and unix sockets");
+    if (net_off) prepared.layers.push_back("seccomp: io_uring");
     prepared.layers.push_back("seccomp: terminal injection (TIOCSTI, TIOCLINUX)");
   }
   prepared.layers.push_back("new session");
@@ -259,6 +260,10 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
     covers = host_unix_sockets(request.hidden);
   SeccompPolicy policy;
   policy.deny_unix = request.network == Network::off && !covers;
+  // Families no network namespace confines (vsock reaches the hypervisor), as under Landlock;
+  // netlink stays (bwrap brings the private loopback up with it; it reaches only that namespace).
+  policy.deny_other_families = request.network == Network::off;
+  policy.allow_netlink = true;
   auto state = std::make_shared<ChildState>();
   state->seccomp = BERTH_TRY(build_seccomp_filter(policy));
 

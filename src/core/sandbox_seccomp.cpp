@@ -2,8 +2,9 @@
 // reaches the hypervisor, bluetooth, ...), without a private network namespace also UDP (DNS
 // exfiltration), raw and netlink sockets; and unix sockets (a connect(2) to /run/docker.sock or
 // $SSH_AUTH_SOCK is a path, which no filter can inspect, so socket(AF_UNIX) itself is refused;
-// socketpair(2) stays allowed, it reaches nothing outside). Always: TIOCSTI and TIOCLINUX, which
-// push keystrokes into a terminal.
+// socketpair(2) stays allowed, it reaches nothing outside); and io_uring, whose socket and
+// connect operations no filter sees. Always: TIOCSTI and TIOCLINUX, which push keystrokes into a
+// terminal.
 //
 // The filter is compiled by libseccomp in the parent and exported as classic BPF; the child only
 // calls prctl(PR_SET_SECCOMP), which is async-signal-safe.
@@ -76,6 +77,13 @@ Result<SeccompProgram> build_seccomp_filter(const SeccompPolicy& policy) {
                      "socket families"));
     }
   if (policy.deny_setns) BERTH_TRY(deny(ctx.get(), SCMP_SYS(setns), {}, "setns"));
+  // io_uring makes sockets (IORING_OP_SOCKET) and connects them without a syscall this filter
+  // sees: with any socket rule it is refused whole (as Docker's default profile does; libuv,
+  // liburing users and the rest fall back to plain syscalls).
+  if (policy.deny_other_families || policy.deny_unix || policy.deny_tcp || policy.deny_inet_non_tcp)
+    for (int call :
+         {SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register)})
+      BERTH_TRY(deny(ctx.get(), call, {}, "io_uring"));
   if (policy.deny_unix)
     BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket), {SCMP_A0(SCMP_CMP_MASKED_EQ, kLow32, AF_UNIX)},
                    "unix sockets"));
