@@ -43,7 +43,8 @@ struct SameSnapshot {
 // the same work tree, message (every Berth-* trailer: HEAD, branch tip, nested...), HEAD and
 // other parents, and a staged-state parent with the same tree on the same HEAD. That is what a
 // discard killed after its snapshot but before its tree moved aside left (the workspace is as it
-// was): the retried discard reuses it instead of adding a twin to the trash. Compared by content,
+// was): the retried discard reuses it instead of adding a twin to the trash (when it was made
+// in the workspace's own life: the caller checks). Compared by content,
 // not ids: the staged-state commit's id carries the time it was made.
 // What newest_same reads of a snapshot: refname, commit, time, tree, parents, each ending in a
 // NUL, then the message.
@@ -192,8 +193,12 @@ Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Conte
   std::vector<std::string> later_parents;
   if (!s.branch_tip.empty() && s.branch_tip != s.head) later_parents.push_back(s.branch_tip);
   if (!s.nested.empty()) later_parents.push_back(s.nested);
-  if (auto same = BERTH_TRY(newest_same(project, w.name, work_tree, index_tree, s.head,
-                                        later_parents, message, hints.newest))) {
+  // Only a snapshot of this workspace's own life (a killed discard's): one taken before it was
+  // made (a discard, a restore, then a discard with nothing changed) keeps its time, and the
+  // trash would say it was discarded back then.
+  auto same = BERTH_TRY(newest_same(project, w.name, work_tree, index_tree, s.head, later_parents,
+                                    message, hints.newest));
+  if (same && same->time >= w.created) {
     s.ref = same->ref;
     s.commit = same->commit;
     s.index_commit = same->index_commit;

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# discard, restore, then discard again with nothing changed: the second discard is in the trash
+# with its own time (the newest snapshot says "just now"), not folded into the first one's; the
+# first snapshot stays as it was. (A snapshot a killed discard of this same workspace left is
+# still reused: t_discard_killed_at_each_git_call.)
+. "$(dirname "$0")/common.sh"
+make_repo app
+berth new x >/dev/null
+echo work >"$(berth path x)/work.txt"
+berth discard x >/dev/null
+first=$(berth --json restore --list x | jq -r '.[0].ref')
+sleep 1.1 # (snapshot times are in seconds)
+berth restore x >/dev/null
+berth discard x >/dev/null
+json=$(berth --json restore --list x)
+assert_eq "$(jq length <<<"$json")" 2 "snapshots of x"
+assert_eq "$(jq -r '.[1].ref' <<<"$json")" "$first" "the first snapshot, kept"
+newest=$(jq -r '.[0].ref' <<<"$json")
+[[ $newest != "$first" ]] || { echo "the second discard reused the first snapshot" >&2; false; }
+assert_eq "$(git show "$newest:work.txt")" work
