@@ -122,7 +122,8 @@ private:
 /// The line an accept that landed says when the user asked it to stop: what was done (the change
 /// landed or is staged; the workspace discarded) and what was not (kept, and how to discard it).
 std::string landed_when_stopped(const Accepted& a, bool keep);
-/// "the change landed on BRANCH (COMMIT)", or for apply "the change is staged in CHECKOUT".
+/// "the change landed on BRANCH (COMMIT)", for apply "the change is staged in CHECKOUT", into a
+/// plain folder "the change is written into FOLDER".
 std::string what_landed(const Accepted& a);
 
 } // namespace berth::ops
