@@ -77,6 +77,14 @@ const Marker* marker_in(const std::string& dir) {
 } // namespace
 
 std::string not_relocatable(const std::string& main, const std::string& rel, std::string* where) {
+  // A folder inside one (`.venv/bin`, `.venv/lib`): its scripts name the venv's path all the same.
+  for (auto slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+    std::string folder = rel.substr(0, slash);
+    if (const Marker* m = marker_in(util::join(main, folder))) {
+      if (where) *where = folder;
+      return m->what;
+    }
+  }
   // The entry itself, then two levels inside it: .tox/py311 and .nox/tests hold venvs one level
   // down, a folder of environments (envs/<name>) two. Deeper is not looked at: a node_modules of
   // thousands of folders must stay cheap to clone.
@@ -362,7 +370,7 @@ Result<std::vector<std::string>> cache_paths(Setup& s, const char* key) {
   return out;
 }
 
-// Caches (node_modules, target, .venv) are copied, copy-on-write where the filesystem can: the
+// Caches (node_modules, target) are copied, copy-on-write where the filesystem can: the
 // workspace gets its own, which it may rebuild or break without touching the user's.
 Result<void> Setup::clones() {
   for (const auto& rel : BERTH_TRY(cache_paths(*this, "setup.clone"))) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A Python virtual environment is not relocatable: a clone of .venv kept pointing at the user's
 # venv (the workspace's pip installed into the user's environment). setup.clone and setup.copy
-# refuse it (and conda environments, tox/nox folders holding venvs, CMake build dirs) with a
-# warning saying what to do instead; the workspace is made without it.
+# refuse it (and conda environments, tox/nox folders holding venvs, CMake build dirs, a folder
+# inside any of them) with a warning saying what to do instead; the workspace is made without it.
 . "$(dirname "$0")/common.sh"
 python3 -m venv --without-pip --help >/dev/null 2>&1 || skip "python3 -m venv is not available (Debian: python3-venv)"
 make_repo app
@@ -26,6 +26,10 @@ assert_contains "$err" "python3 -m venv .venv"
 assert_contains "$err" "'.tox/py311' is a Python virtual environment"
 assert_contains "$err" "a conda environment (conda-meta/)"
 assert_contains "$err" "a CMake build directory (CMakeCache.txt)"
+# Nor a folder inside one: .venv/bin's scripts name the user's venv as well.
+ws=$(berth -c 'setup.clone=[".venv/bin"]' new inside 2>"$T/err")
+[[ ! -e $ws/.venv ]] || { echo ".venv/bin was cloned" >&2; exit 1; }
+assert_contains "$(cat "$T/err")" "setup.clone: '.venv/bin' not copied: '.venv' is a Python virtual environment"
 # Never through setup.copy either (a pattern naming the venv's files).
 ws=$(berth -c 'setup.copy=.venv/' new y 2>"$T/err")
 [[ ! -e $ws/.venv ]]
