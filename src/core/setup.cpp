@@ -643,6 +643,11 @@ void note_setup_outcome(const SetupReport& report, Workspace& w) {
   w.setup_untrusted = false;
   for (const auto& c : report.commands)
     w.setup_untrusted = w.setup_untrusted || !c.trusted;
+  // Added to (`berth setup` leaves what the workspace has alone, and does not report it again).
+  for (const auto& c : report.copies)
+    if ((c.kind == "clone" || c.kind == "link") && c.path.find('\n') == std::string::npos &&
+        std::find(w.setup_made.begin(), w.setup_made.end(), c.path) == w.setup_made.end())
+      w.setup_made.push_back(c.path);
 }
 
 Result<Created> set_up_again(const Project& project, std::string_view name,
@@ -675,6 +680,13 @@ std::vector<std::string> setup_made_paths(const Project& project) {
   auto hooks = git_status_of(repo_call(project, {"config", "--get", "core.hooksPath"}));
   if (hooks && hooks->ok())
     if (std::string rel = setup_path(chomp(hooks->out)); !rel.empty()) paths.push_back(rel);
+  return paths;
+}
+
+std::vector<std::string> with_setup_made(std::vector<std::string> paths,
+                                         const std::vector<std::string>& made) {
+  for (const auto& rel : made)
+    if (std::find(paths.begin(), paths.end(), rel) == paths.end()) paths.push_back(rel);
   return paths;
 }
 

@@ -36,6 +36,11 @@ std::string setup_inputs_key(const Project& project);
 /// setup.clone and setup.link paths and a relative core.hooksPath (husky's .husky/_). A
 /// discarded workspace's ignored files under them are "recreated by set-up", not lost.
 std::vector<std::string> setup_made_paths(const Project& project);
+/// `paths` (setup_made_paths), and `made`: what one workspace's set-up recorded it made
+/// (Workspace::setup_made; the `Berth-Setup-Path:` trailers of its snapshot), whatever today's
+/// configuration says.
+std::vector<std::string> with_setup_made(std::vector<std::string> paths,
+                                         const std::vector<std::string>& made);
 
 /// Mark `w` with how its set-up went: `setup_error` (the first failed command) and
 /// `setup_untrusted` (repository commands skipped until `berth trust`).

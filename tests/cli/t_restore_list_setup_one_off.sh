@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# What a workspace's set-up cloned is counted as set-up's ("recreated by set-up"), not as lost
+# ignored files, even when only that `berth new` was told to clone it (`-c setup.clone=...`, as a
+# script or an orchestrator does): the workspace's record keeps what its set-up made, and its
+# snapshot says it to the background deleter. With a warm pool (the deleter counts) and without
+# one (discard counts, and `restore --list` shows that count too).
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/pool_helpers.sh"
+make_repo app
+printf 'node_modules/\n' >.gitignore
+git add .gitignore && git commit -qm ignore
+for p in a b c; do
+  mkdir -p "node_modules/$p"
+  for i in 1 2 3 4 5; do echo "module $p $i" >"node_modules/$p/f$i.js"; done
+done
+echo 'build.log' >>"$(git rev-parse --git-common-dir)/info/exclude"
+CLONE='setup.clone=["node_modules/"]'
+
+# one_off NAME: a workspace whose node_modules only a one-off -c named, with one ignored file of
+# its own (lost work), discarded.
+one_off() {
+  local ws
+  ws=$(berth -c "$CLONE" new "$1" 2>/dev/null)
+  [[ -f $ws/node_modules/c/f5.js ]] || { echo "node_modules was not cloned" >&2; return 1; }
+  echo lost >"$ws/build.log"
+  berth discard "$1" >/dev/null 2>"$T/err"
+}
+
+# counted NAME: restore --list says 1 ignored file went, and 15 that set-up recreates.
+counted() {
+  local out
+  out=$(berth --json restore --list "$1")
+  assert_eq "$(jq -r '.[0].ignored_files' <<<"$out")" 1 "[$1] ignored files (lost)"
+  assert_eq "$(jq -r '.[0].setup_files' <<<"$out")" 15 "[$1] ignored files set-up recreates"
+  out=$(berth restore --list "$1")
+  assert_contains "$out" "1 file(s), 5 B (+15 recreated by set-up)"
+  assert_not_contains "$out" "16 file(s)"
+}
+
+# With a warm pool: the tree goes to the background deleter, which counts.
+export BERTH_POOL_SIZE=1
+berth pool fill >/dev/null
+one_off pooled
+wait_for_fillers
+berth pool fill >/dev/null
+counted pooled
+
+# Without one: discard counts (and says so), and restore --list shows the same count.
+export BERTH_POOL_SIZE=0
+one_off cold
+assert_contains "$(cat "$T/err")" "1 ignored file(s), 5 B, were deleted with it"
+assert_contains "$(cat "$T/err")" "15 more set-up recreates"
+counted cold
+
+# Restored (as any workspace: set-up from the configuration of today, here none), then discarded:
+# nothing of set-up's left to count.
+berth restore cold >/dev/null 2>&1
+berth discard cold >/dev/null 2>&1
+assert_eq "$(berth --json restore --list cold | jq -r '.[0].setup_files')" 0 "set-up files of a workspace without set-up"
+BERTH_POOL_SIZE=1 pool_quiesce
