@@ -53,7 +53,7 @@ namespace {
 // Trees that name their own absolute path inside them, by the file that marks each: a copy in the
 // workspace still points at the user's (a venv's bin/pip and activate run the user's python and
 // install into the user's site-packages; a conda env's scripts and prefix records likewise; a
-// CMake build directory builds the user's checkout's sources, not the workspace's).
+// CMake or Meson build directory builds the user's checkout's sources, not the workspace's).
 struct Marker {
   const char* file;
   bool directory;
@@ -63,6 +63,7 @@ constexpr Marker kNotRelocatable[] = {
     {"pyvenv.cfg", false, "a Python virtual environment (pyvenv.cfg)"},
     {"conda-meta", true, "a conda environment (conda-meta/)"},
     {"CMakeCache.txt", false, "a CMake build directory (CMakeCache.txt)"},
+    {"meson-private", true, "a Meson build directory (meson-private/)"},
 };
 
 const Marker* marker_in(const std::string& dir) {
@@ -111,6 +112,9 @@ std::string not_relocatable_advice(const std::string& what) {
   if (what.rfind("a conda", 0) == 0)
     return "create it in each workspace instead, with a setup.run command such as "
            "`conda env create -p ./.conda -f environment.yml`, or share it with setup.link";
+  if (what.rfind("a Meson", 0) == 0)
+    return "configure a build directory in each workspace instead, with a setup.run command such "
+           "as `meson setup build`";
   return "configure a build directory in each workspace instead, with a setup.run command such "
          "as `cmake -B build`";
 }
