@@ -58,8 +58,9 @@ struct Workspace {
   /// `berth setup NAME`).
   bool setup_untrusted = false;
   /// What its set-up cloned or linked into it (`node_modules`: setup.clone, setup.link, also in
-  /// the pool slot it came from), so that a discard counts those files as set-up's, not as lost
-  /// work, even when the option that named them was given once (`berth -c setup.clone=... new`).
+  /// the pool slot it came from) and the single files it copied (`.env`), so that a discard
+  /// counts those files as set-up's, not as lost work, even when the option that named them was
+  /// given once (`berth -c setup.clone=... new`).
   std::vector<std::string> setup_made;
   /// The workspace root it was made under (its path's parent). "" in a record written before
   /// berth kept it: see workspace_root_of().

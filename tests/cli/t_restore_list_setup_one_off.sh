@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a workspace's set-up cloned is counted as set-up's ("recreated by set-up"), not as lost
+# What a workspace's set-up cloned (node_modules) or copied (.env) is counted as set-up's ("recreated by set-up"), not as lost
 # ignored files, even when only that `berth new` was told to clone it (`-c setup.clone=...`, as a
 # script or an orchestrator does): the workspace's record keeps what its set-up made, and its
 # snapshot says it to the background deleter. With a warm pool (the deleter counts) and without
@@ -7,7 +7,8 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
 make_repo app
-printf 'node_modules/\n' >.gitignore
+printf 'node_modules/\n.env\n' >.gitignore
+echo 'TOKEN=x' >.env
 git add .gitignore && git commit -qm ignore
 for p in a b c; do
   mkdir -p "node_modules/$p"
@@ -15,26 +16,28 @@ for p in a b c; do
 done
 echo 'build.log' >>"$(git rev-parse --git-common-dir)/info/exclude"
 CLONE='setup.clone=["node_modules/"]'
+COPY='setup.copy=[".env"]'
 
 # one_off NAME: a workspace whose node_modules only a one-off -c named, with one ignored file of
 # its own (lost work), discarded.
 one_off() {
   local ws
-  ws=$(berth -c "$CLONE" new "$1" 2>/dev/null)
+  ws=$(berth -c "$CLONE" -c "$COPY" new "$1" 2>/dev/null)
   [[ -f $ws/node_modules/c/f5.js ]] || { echo "node_modules was not cloned" >&2; return 1; }
+  [[ -f $ws/.env ]] || { echo ".env was not copied" >&2; return 1; }
   echo lost >"$ws/build.log"
   berth discard "$1" >/dev/null 2>"$T/err"
 }
 
-# counted NAME: restore --list says 1 ignored file went, and 15 that set-up recreates.
+# counted NAME: restore --list says 1 ignored file went, and 16 that set-up recreates.
 counted() {
   local out
   out=$(berth --json restore --list "$1")
   assert_eq "$(jq -r '.[0].ignored_files' <<<"$out")" 1 "[$1] ignored files (lost)"
-  assert_eq "$(jq -r '.[0].setup_files' <<<"$out")" 15 "[$1] ignored files set-up recreates"
+  assert_eq "$(jq -r '.[0].setup_files' <<<"$out")" 16 "[$1] ignored files set-up recreates"
   out=$(berth restore --list "$1")
-  assert_contains "$out" "1 file(s), 5 B (+15 recreated by set-up)"
-  assert_not_contains "$out" "16 file(s)"
+  assert_contains "$out" "1 file(s), 5 B (+16 recreated by set-up)"
+  assert_not_contains "$out" "17 file(s)"
 }
 
 # With a warm pool: the tree goes to the background deleter, which counts.
@@ -49,7 +52,7 @@ counted pooled
 export BERTH_POOL_SIZE=0
 one_off cold
 assert_contains "$(cat "$T/err")" "1 ignored file(s), 5 B, were deleted with it"
-assert_contains "$(cat "$T/err")" "15 more set-up recreates"
+assert_contains "$(cat "$T/err")" "16 more set-up recreates"
 counted cold
 
 # Restored (as any workspace: set-up from the configuration of today, here none), then discarded:
