@@ -211,6 +211,9 @@ struct SetupReport {
   std::vector<std::string> submodules; ///< submodule paths initialised
   std::vector<std::string> warnings;
   bool failed = false; ///< a setup command failed: the workspace is kept, marked, reported
+  /// Ignored files and folders its commands created (`.venv/` of `uv sync`), relative, no
+  /// trailing slash; not in the JSON (Workspace::setup_made keeps them).
+  std::vector<std::string> made;
 };
 
 struct NewOptions {

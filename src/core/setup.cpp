@@ -571,6 +571,23 @@ Result<void> Setup::commands() {
     return {};
   }
 
+  // What the commands make that git ignores (a venv, generated files) is set-up's, as a clone
+  // is: a discard counts it as recreated by set-up, not as lost work. Ignored folders are one
+  // entry each (`--directory`), so the two looks cost little.
+  auto ignored_now = [&]() -> std::optional<std::set<std::string>> {
+    auto ls = git_status_of(workspace_call(
+        w, {"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"}));
+    if (!ls || !ls->ok()) return std::nullopt;
+    std::set<std::string> entries;
+    for (auto& p : split_z(ls->out)) {
+      while (!p.empty() && p.back() == '/')
+        p.pop_back();
+      if (!p.empty()) entries.insert(std::move(p));
+    }
+    return entries;
+  };
+  auto before = ignored_now();
+
   util::SpawnOptions options;
   options.cwd = w.path;
   options.in = util::Stream::null;
@@ -613,6 +630,9 @@ Result<void> Setup::commands() {
     if (ran.exit_status != 0) report.failed = true;
     report.commands.push_back(std::move(ran));
   }
+  if (auto after = before ? ignored_now() : std::nullopt)
+    for (const auto& entry : *after)
+      if (!before->count(entry)) report.made.push_back(entry);
   return {};
 }
 
@@ -657,6 +677,11 @@ void note_setup_outcome(const SetupReport& report, Workspace& w) {
         std::find(w.setup_made.begin(), w.setup_made.end(), c.path) == w.setup_made.end())
       w.setup_made.push_back(c.path);
   }
+  // And what its commands made (a venv).
+  for (const auto& path : report.made)
+    if (path.find('\n') == std::string::npos &&
+        std::find(w.setup_made.begin(), w.setup_made.end(), path) == w.setup_made.end())
+      w.setup_made.push_back(path);
 }
 
 Result<Created> set_up_again(const Project& project, std::string_view name,

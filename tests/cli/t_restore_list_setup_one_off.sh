@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What a workspace's set-up cloned (node_modules) or copied (.env) is counted as set-up's ("recreated by set-up"), not as lost
+# What a workspace's set-up cloned (node_modules), copied (.env) or made with its commands (a venv,
+# as the docs' recipe makes one) is counted as set-up's ("recreated by set-up"), not as lost
 # ignored files, even when only that `berth new` was told to clone it (`-c setup.clone=...`, as a
 # script or an orchestrator does): the workspace's record keeps what its set-up made, and its
 # snapshot says it to the background deleter. With a warm pool (the deleter counts) and without
@@ -7,7 +8,7 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
 make_repo app
-printf 'node_modules/\n.env\n' >.gitignore
+printf 'node_modules/\n.env\n.venv/\n' >.gitignore
 echo 'TOKEN=x' >.env
 git add .gitignore && git commit -qm ignore
 for p in a b c; do
@@ -54,6 +55,16 @@ one_off cold
 assert_contains "$(cat "$T/err")" "1 ignored file(s), 5 B, were deleted with it"
 assert_contains "$(cat "$T/err")" "16 more set-up recreates"
 counted cold
+
+# What set-up's commands make that git ignores (the venv of `uv sync`): set-up's as well; an
+# ignored file there before them (the .env it copied) or made after them (by the agent) is not.
+ws=$(berth -c "$COPY" -c 'setup.run=mkdir -p .venv/bin && touch .venv/pyvenv.cfg .venv/bin/python' new made 2>/dev/null)
+[[ -f $ws/.venv/pyvenv.cfg ]]
+echo lost >"$ws/build.log"
+berth discard made >/dev/null 2>&1
+out=$(berth --json restore --list made)
+assert_eq "$(jq -r '.[0].setup_files' <<<"$out")" 3 "[made] set-up's files (.venv's 2, .env)"
+assert_eq "$(jq -r '.[0].ignored_files' <<<"$out")" 1 "[made] ignored files (lost)"
 
 # Restored (as any workspace: set-up from the configuration of today, here none), then discarded:
 # nothing of set-up's left to count.
