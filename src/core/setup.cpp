@@ -131,6 +131,9 @@ struct Setup {
   bool rerun = false; ///< `berth setup`: what the workspace has already is done, not a warning
   std::set<std::string> prepared; ///< clones and links made in its pool slot ahead of time
   SetupReport report;
+  /// Trees not relocatable (a venv) already refused, with what each is: said once, whether
+  /// setup.copy, .worktreeinclude or setup.clone named them.
+  std::map<std::string, std::string> refused;
 
   // The main checkout, or a plain folder (docs/plain.md): set-up comes from the folder itself.
   const std::string& main() const { return project.setup_source(); }
@@ -267,7 +270,6 @@ Result<void> Setup::included_files() {
   }
   auto ignored = BERTH_TRY(ignored_in_main(candidates));
   // A folder that is not relocatable (a venv named by `.venv/` or `.venv/**`): refused once.
-  std::map<std::string, std::string> refused; // its path -> what it is
   auto inside_refused = [&](const std::string& rel) -> bool {
     for (auto slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
       std::string folder = rel.substr(0, slash);
@@ -362,6 +364,7 @@ Result<std::vector<std::string>> cache_paths(Setup& s, const char* key) {
     std::string where;
     if (std::string what = not_relocatable(s.main(), rel, &where);
         !what.empty() && std::string_view(key) == "setup.clone") {
+      if (!s.refused.emplace(where, what).second) continue; // (said already: setup.copy named it)
       s.warn(fmt::format("setup.clone: '{}' not copied: {} is {}, which is not relocatable (the "
                          "copy keeps pointing at your checkout's, and installs there would change "
                          "yours); {}",
@@ -643,7 +646,7 @@ Result<SetupReport> set_up_workspace(const Project& project, const Workspace& wo
                                      const std::vector<std::string>& prepared) {
   Setup setup{
       project, workspace, listener, rerun, std::set<std::string>(prepared.begin(), prepared.end()),
-      {}};
+      {},      {}};
   // Copies come from the main checkout (or the plain folder); a bare repository has none.
   if (!project.setup_source().empty() && util::is_directory(project.setup_source())) {
     BERTH_TRY(setup.included_files());
@@ -728,7 +731,7 @@ Result<std::vector<std::string>> prepare_pool_slot(const Project& project, const
   std::vector<std::string> made;
   if (project.setup_source().empty() || !util::is_directory(project.setup_source())) return made;
   static const SetupListener quiet;
-  Setup setup{project, slot, quiet, false, {}, {}};
+  Setup setup{project, slot, quiet, false, {}, {}, {}};
   BERTH_TRY(setup.clones());
   BERTH_TRY(setup.links());
   for (const auto& c : setup.report.copies)

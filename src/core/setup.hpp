@@ -48,7 +48,8 @@ void note_setup_outcome(const SetupReport& report, Workspace& w);
 
 /// What the tree at `rel` in `main` (or a folder up to two levels inside it, or one it is inside)
 /// is, when a copy of it would not work on its own: "a Python virtual environment (pyvenv.cfg)",
-/// "a conda environment (conda-meta/)", "a CMake build directory (CMakeCache.txt)"; "" when none.
+/// "a conda environment (conda-meta/)", "a CMake build directory (CMakeCache.txt)", "a Meson
+/// build directory (meson-private/)"; "" when none.
 /// `where` gets the folder that is.
 std::string not_relocatable(const std::string& main, const std::string& rel,
                             std::string* where = nullptr);

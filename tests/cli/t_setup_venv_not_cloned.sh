@@ -38,6 +38,10 @@ ws=$(berth -c 'setup.copy=.venv/' new y 2>"$T/err")
 [[ ! -e $ws/.venv ]]
 assert_contains "$(cat "$T/err")" ".venv/ not copied: it is a Python virtual environment"
 assert_eq "$(grep -c 'Python virtual environment' "$T/err")" 1 "warned once"
+# Named by both setup.copy and setup.clone: refused, and said once.
+ws=$(berth -c 'setup.copy=.venv/' -c 'setup.clone=[".venv"]' new both 2>"$T/err")
+[[ ! -e $ws/.venv ]]
+assert_eq "$(grep -c 'Python virtual environment' "$T/err")" 1 "warned once (copy and clone)"
 # The recipe the docs give works: a setup command makes the workspace its own venv.
 ws=$(berth -c 'setup.run=python3 -m venv --without-pip .venv' new z 2>/dev/null)
 grep -q "$ws/.venv" "$ws/.venv/bin/activate"
