@@ -57,6 +57,11 @@ struct Workspace {
   /// Its repository's set-up commands were skipped, not trusted yet (`berth trust`, then
   /// `berth setup NAME`).
   bool setup_untrusted = false;
+  /// What its set-up cloned or linked into it (`node_modules`: setup.clone, setup.link, also in
+  /// the pool slot it came from) and the single files it copied (`.env`), so that a discard
+  /// counts those files as set-up's, not as lost work, even when the option that named them was
+  /// given once (`berth -c setup.clone=... new`).
+  std::vector<std::string> setup_made;
   /// The workspace root it was made under (its path's parent). "" in a record written before
   /// berth kept it: see workspace_root_of().
   std::string root;
@@ -206,6 +211,9 @@ struct SetupReport {
   std::vector<std::string> submodules; ///< submodule paths initialised
   std::vector<std::string> warnings;
   bool failed = false; ///< a setup command failed: the workspace is kept, marked, reported
+  /// Ignored files and folders its commands created (`.venv/` of `uv sync`), relative, no
+  /// trailing slash; not in the JSON (Workspace::setup_made keeps them).
+  std::vector<std::string> made;
 };
 
 struct NewOptions {

@@ -429,15 +429,17 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   d.ignored_counted = !background;
   std::future<IgnoredCount> ignored;
   if (present && !background)
-    ignored = std::async(std::launch::async, [&w, made = setup_made_paths(project)] {
-      return count_ignored_apart(w.git_dir, w.path, made);
-    });
+    ignored = std::async(std::launch::async,
+                         [&w, made = with_setup_made(setup_made_paths(project), w.setup_made)] {
+                           return count_ignored_apart(w.git_dir, w.path, made);
+                         });
   // Left to the deleter, they are still named when there are any (a quick look beside the
   // snapshot, not a count).
   std::future<bool> any_ignored;
   if (background)
     any_ignored = std::async(std::launch::async, [&w, &project] {
-      return has_ignored(w.git_dir, w.path, [&] { return setup_made_paths(project); });
+      return has_ignored(w.git_dir, w.path,
+                         [&] { return with_setup_made(setup_made_paths(project), w.setup_made); });
     });
 
   if (trash == Trash::yes) {
@@ -446,6 +448,8 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   }
   if (ignored.valid()) {
     auto counted = ignored.get();
+    // Kept for `restore --list`, as the deleter keeps the count of a tree it deletes.
+    if (d.snapshot) note_ignored(project, d.snapshot->ref, counted);
     d.ignored_files = counted.files;
     d.ignored_bytes = counted.bytes;
     d.setup_files = counted.setup_files;
@@ -648,13 +652,16 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     one.d.ignored_counted = !one.background;
     if (present && !one.background) {
       if (!made_paths) made_paths = setup_made_paths(project);
-      one.ignored = std::async(std::launch::async, [&w, made = *made_paths] {
-        return count_ignored_apart(w.git_dir, w.path, made);
-      });
+      one.ignored =
+          std::async(std::launch::async, [&w, made = with_setup_made(*made_paths, w.setup_made)] {
+            return count_ignored_apart(w.git_dir, w.path, made);
+          });
     }
     if (one.background)
       one.any_ignored = std::async(std::launch::async, [&w, &project] {
-        return has_ignored(w.git_dir, w.path, [&] { return setup_made_paths(project); });
+        return has_ignored(w.git_dir, w.path, [&] {
+          return with_setup_made(setup_made_paths(project), w.setup_made);
+        });
       });
     if (one.tip_listed) hints[i].branch_tip = one.tip;
     if (auto listed = newest.find(w.name); listed != newest.end()) hints[i].newest = listed->second;
@@ -738,6 +745,7 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
                         one.claim->symlinked, one.d, trees ? &(*trees)[k] : nullptr);
     if (one.ignored.valid()) {
       auto counted = one.ignored.get();
+      if (one.d.snapshot) note_ignored(project, one.d.snapshot->ref, counted);
       one.d.ignored_files = counted.files;
       one.d.ignored_bytes = counted.bytes;
       one.d.setup_files = counted.setup_files;

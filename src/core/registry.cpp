@@ -66,6 +66,7 @@ std::string workspace_to_record(const Workspace& w) {
                       {"setup_untrusted", w.setup_untrusted},
                       {"root", w.root},
                       {"start", w.start}};
+  if (!w.setup_made.empty()) j["setup_made"] = w.setup_made;
   if (!w.fork.empty()) {
     j["fork"] = w.fork;
     j["attempt"] = w.attempt;
@@ -102,6 +103,7 @@ Result<Workspace> workspace_from_record(const std::string& text, const std::stri
     w.port = j.value("port", 0);
     w.setup_error = j.value("setup_error", std::string());
     w.setup_untrusted = j.value("setup_untrusted", false);
+    w.setup_made = j.value("setup_made", std::vector<std::string>());
     w.fork = j.value("fork", std::string());
     w.attempt = j.value("attempt", 0);
     // Absent from records written before berth kept each workspace's root.

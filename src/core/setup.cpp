@@ -53,7 +53,7 @@ namespace {
 // Trees that name their own absolute path inside them, by the file that marks each: a copy in the
 // workspace still points at the user's (a venv's bin/pip and activate run the user's python and
 // install into the user's site-packages; a conda env's scripts and prefix records likewise; a
-// CMake build directory builds the user's checkout's sources, not the workspace's).
+// CMake or Meson build directory builds the user's checkout's sources, not the workspace's).
 struct Marker {
   const char* file;
   bool directory;
@@ -63,6 +63,7 @@ constexpr Marker kNotRelocatable[] = {
     {"pyvenv.cfg", false, "a Python virtual environment (pyvenv.cfg)"},
     {"conda-meta", true, "a conda environment (conda-meta/)"},
     {"CMakeCache.txt", false, "a CMake build directory (CMakeCache.txt)"},
+    {"meson-private", true, "a Meson build directory (meson-private/)"},
 };
 
 const Marker* marker_in(const std::string& dir) {
@@ -77,6 +78,14 @@ const Marker* marker_in(const std::string& dir) {
 } // namespace
 
 std::string not_relocatable(const std::string& main, const std::string& rel, std::string* where) {
+  // A folder inside one (`.venv/bin`, `.venv/lib`): its scripts name the venv's path all the same.
+  for (auto slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+    std::string folder = rel.substr(0, slash);
+    if (const Marker* m = marker_in(util::join(main, folder))) {
+      if (where) *where = folder;
+      return m->what;
+    }
+  }
   // The entry itself, then two levels inside it: .tox/py311 and .nox/tests hold venvs one level
   // down, a folder of environments (envs/<name>) two. Deeper is not looked at: a node_modules of
   // thousands of folders must stay cheap to clone.
@@ -103,6 +112,9 @@ std::string not_relocatable_advice(const std::string& what) {
   if (what.rfind("a conda", 0) == 0)
     return "create it in each workspace instead, with a setup.run command such as "
            "`conda env create -p ./.conda -f environment.yml`, or share it with setup.link";
+  if (what.rfind("a Meson", 0) == 0)
+    return "configure a build directory in each workspace instead, with a setup.run command such "
+           "as `meson setup build`";
   return "configure a build directory in each workspace instead, with a setup.run command such "
          "as `cmake -B build`";
 }
@@ -119,6 +131,9 @@ struct Setup {
   bool rerun = false; ///< `berth setup`: what the workspace has already is done, not a warning
   std::set<std::string> prepared; ///< clones and links made in its pool slot ahead of time
   SetupReport report;
+  /// Trees not relocatable (a venv) already refused, with what each is: said once, whether
+  /// setup.copy, .worktreeinclude or setup.clone named them.
+  std::map<std::string, std::string> refused;
 
   // The main checkout, or a plain folder (docs/plain.md): set-up comes from the folder itself.
   const std::string& main() const { return project.setup_source(); }
@@ -255,7 +270,6 @@ Result<void> Setup::included_files() {
   }
   auto ignored = BERTH_TRY(ignored_in_main(candidates));
   // A folder that is not relocatable (a venv named by `.venv/` or `.venv/**`): refused once.
-  std::map<std::string, std::string> refused; // its path -> what it is
   auto inside_refused = [&](const std::string& rel) -> bool {
     for (auto slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
       std::string folder = rel.substr(0, slash);
@@ -350,6 +364,7 @@ Result<std::vector<std::string>> cache_paths(Setup& s, const char* key) {
     std::string where;
     if (std::string what = not_relocatable(s.main(), rel, &where);
         !what.empty() && std::string_view(key) == "setup.clone") {
+      if (!s.refused.emplace(where, what).second) continue; // (said already: setup.copy named it)
       s.warn(fmt::format("setup.clone: '{}' not copied: {} is {}, which is not relocatable (the "
                          "copy keeps pointing at your checkout's, and installs there would change "
                          "yours); {}",
@@ -362,7 +377,7 @@ Result<std::vector<std::string>> cache_paths(Setup& s, const char* key) {
   return out;
 }
 
-// Caches (node_modules, target, .venv) are copied, copy-on-write where the filesystem can: the
+// Caches (node_modules, target) are copied, copy-on-write where the filesystem can: the
 // workspace gets its own, which it may rebuild or break without touching the user's.
 Result<void> Setup::clones() {
   for (const auto& rel : BERTH_TRY(cache_paths(*this, "setup.clone"))) {
@@ -559,6 +574,23 @@ Result<void> Setup::commands() {
     return {};
   }
 
+  // What the commands make that git ignores (a venv, generated files) is set-up's, as a clone
+  // is: a discard counts it as recreated by set-up, not as lost work. Ignored folders are one
+  // entry each (`--directory`), so the two looks cost little.
+  auto ignored_now = [&]() -> std::optional<std::set<std::string>> {
+    auto ls = git_status_of(workspace_call(
+        w, {"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"}));
+    if (!ls || !ls->ok()) return std::nullopt;
+    std::set<std::string> entries;
+    for (auto& p : split_z(ls->out)) {
+      while (!p.empty() && p.back() == '/')
+        p.pop_back();
+      if (!p.empty()) entries.insert(std::move(p));
+    }
+    return entries;
+  };
+  auto before = ignored_now();
+
   util::SpawnOptions options;
   options.cwd = w.path;
   options.in = util::Stream::null;
@@ -601,6 +633,9 @@ Result<void> Setup::commands() {
     if (ran.exit_status != 0) report.failed = true;
     report.commands.push_back(std::move(ran));
   }
+  if (auto after = before ? ignored_now() : std::nullopt)
+    for (const auto& entry : *after)
+      if (!before->count(entry)) report.made.push_back(entry);
   return {};
 }
 
@@ -611,7 +646,7 @@ Result<SetupReport> set_up_workspace(const Project& project, const Workspace& wo
                                      const std::vector<std::string>& prepared) {
   Setup setup{
       project, workspace, listener, rerun, std::set<std::string>(prepared.begin(), prepared.end()),
-      {}};
+      {},      {}};
   // Copies come from the main checkout (or the plain folder); a bare repository has none.
   if (!project.setup_source().empty() && util::is_directory(project.setup_source())) {
     BERTH_TRY(setup.included_files());
@@ -635,6 +670,21 @@ void note_setup_outcome(const SetupReport& report, Workspace& w) {
   w.setup_untrusted = false;
   for (const auto& c : report.commands)
     w.setup_untrusted = w.setup_untrusted || !c.trusted;
+  // Added to (`berth setup` leaves what the workspace has alone, and does not report it again).
+  // Clones and links whole; of the files copied (.env by .worktreeinclude), those reported one by
+  // one: a folder's entry ("config/") stands for the files copied, not for all it will hold.
+  for (const auto& c : report.copies) {
+    bool whole = c.kind == "clone" || c.kind == "link";
+    bool one_file = c.kind == "include" && !c.path.empty() && c.path.back() != '/';
+    if ((whole || one_file) && c.path.find('\n') == std::string::npos &&
+        std::find(w.setup_made.begin(), w.setup_made.end(), c.path) == w.setup_made.end())
+      w.setup_made.push_back(c.path);
+  }
+  // And what its commands made (a venv).
+  for (const auto& path : report.made)
+    if (path.find('\n') == std::string::npos &&
+        std::find(w.setup_made.begin(), w.setup_made.end(), path) == w.setup_made.end())
+      w.setup_made.push_back(path);
 }
 
 Result<Created> set_up_again(const Project& project, std::string_view name,
@@ -670,11 +720,18 @@ std::vector<std::string> setup_made_paths(const Project& project) {
   return paths;
 }
 
+std::vector<std::string> with_setup_made(std::vector<std::string> paths,
+                                         const std::vector<std::string>& made) {
+  for (const auto& rel : made)
+    if (std::find(paths.begin(), paths.end(), rel) == paths.end()) paths.push_back(rel);
+  return paths;
+}
+
 Result<std::vector<std::string>> prepare_pool_slot(const Project& project, const Workspace& slot) {
   std::vector<std::string> made;
   if (project.setup_source().empty() || !util::is_directory(project.setup_source())) return made;
   static const SetupListener quiet;
-  Setup setup{project, slot, quiet, false, {}, {}};
+  Setup setup{project, slot, quiet, false, {}, {}, {}};
   BERTH_TRY(setup.clones());
   BERTH_TRY(setup.links());
   for (const auto& c : setup.report.copies)

@@ -36,14 +36,20 @@ std::string setup_inputs_key(const Project& project);
 /// setup.clone and setup.link paths and a relative core.hooksPath (husky's .husky/_). A
 /// discarded workspace's ignored files under them are "recreated by set-up", not lost.
 std::vector<std::string> setup_made_paths(const Project& project);
+/// `paths` (setup_made_paths), and `made`: what one workspace's set-up recorded it made
+/// (Workspace::setup_made; the `Berth-Setup-Path:` trailers of its snapshot), whatever today's
+/// configuration says.
+std::vector<std::string> with_setup_made(std::vector<std::string> paths,
+                                         const std::vector<std::string>& made);
 
 /// Mark `w` with how its set-up went: `setup_error` (the first failed command) and
 /// `setup_untrusted` (repository commands skipped until `berth trust`).
 void note_setup_outcome(const SetupReport& report, Workspace& w);
 
-/// What the tree at `rel` in `main` (or a folder up to two levels inside it) is, when a copy of
-/// it would not work on its own: "a Python virtual environment (pyvenv.cfg)", "a conda
-/// environment (conda-meta/)", "a CMake build directory (CMakeCache.txt)"; "" when none.
+/// What the tree at `rel` in `main` (or a folder up to two levels inside it, or one it is inside)
+/// is, when a copy of it would not work on its own: "a Python virtual environment (pyvenv.cfg)",
+/// "a conda environment (conda-meta/)", "a CMake build directory (CMakeCache.txt)", "a Meson
+/// build directory (meson-private/)"; "" when none.
 /// `where` gets the folder that is.
 std::string not_relocatable(const std::string& main, const std::string& rel,
                             std::string* where = nullptr);

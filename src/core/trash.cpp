@@ -187,6 +187,9 @@ Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Conte
   if (!s.head_ref.empty()) trailers += fmt::format("Berth-Head-Ref: {}\n", s.head_ref);
   if (s.untracked_as_is) trailers += "Berth-Untracked: as-is\n";
   if (!s.nested.empty()) trailers += fmt::format("Berth-Nested: {}\n", s.nested);
+  // What its set-up made (node_modules), for the deleter's count of what is not lost work.
+  for (const auto& rel : w.setup_made)
+    trailers += fmt::format("Berth-Setup-Path: {}\n", rel);
   std::string message = fmt::format("berth trash: {}\n\n{}", w.name, trailers);
   // After HEAD and the staged state: the branch tip, when HEAD is elsewhere; last, the nested
   // repositories, reachable from the snapshot's ref like everything else.
@@ -825,12 +828,24 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
     }
   }
   if (!count_ignored_files) return verified;
-  auto found = count_ignored_apart(git_dir, aside_path, setup_made_paths(project));
-  if (util::make_dirs(notes_dir(project)))
-    (void)util::write_file_atomic(note_path(project, ref),
-                                  fmt::format("{} {} {} {}\n", found.files, found.bytes,
-                                              found.setup_files, found.setup_bytes));
+  // Set-up's own files (today's configuration's, and what the workspace's set-up recorded it
+  // made: its snapshot's trailers) are recreated by set-up, not lost.
+  std::vector<std::string> recorded;
+  if (auto body = git_status_of(repo_call(project, {"cat-file", "commit", snapshot}));
+      body && body->ok())
+    for (const auto& line : split_lines(body->out))
+      if (line.rfind("Berth-Setup-Path: ", 0) == 0) recorded.push_back(line.substr(18));
+  note_ignored(project, ref,
+               count_ignored_apart(git_dir, aside_path,
+                                   with_setup_made(setup_made_paths(project), recorded)));
   return verified;
+}
+
+void note_ignored(const Project& project, const std::string& ref, const IgnoredCount& found) {
+  if (ref.empty() || !util::make_dirs(notes_dir(project))) return;
+  (void)util::write_file_atomic(
+      note_path(project, ref),
+      fmt::format("{} {} {} {}\n", found.files, found.bytes, found.setup_files, found.setup_bytes));
 }
 
 Result<std::vector<Snapshot>> list_snapshots(const Project& project,

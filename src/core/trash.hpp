@@ -82,6 +82,8 @@ struct IgnoredCount {
 };
 IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
                                  const std::vector<std::string>& setup_paths);
+/// Keep `found` beside the trash entry `ref`, for `restore --list` (its IGNORED column).
+void note_ignored(const Project& project, const std::string& ref, const IgnoredCount& found);
 
 /// Whether the work tree holds any ignored file outside the paths set-up recreates
 /// (`setup_paths_of`, asked only when there is an ignored file): an ignored folder is one entry,

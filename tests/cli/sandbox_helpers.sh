@@ -117,8 +117,27 @@ mechanism_available() {
   return 2
 }
 
+# Whether the kernel gives the case's user the namespaces a run with --net off or a private
+# /dev/shm is built on (a network and a mount namespace: root unshares them directly, another user
+# inside a user namespace of its own). Where unprivileged user namespaces are disabled (sysctl
+# kernel.unprivileged_userns_clone or user.max_user_namespaces, an AppArmor or container policy),
+# an unprivileged user has none: prints the kernel's refusal and returns 1. It asks the kernel, not
+# berth, so that where the kernel does give them a berth that fails still fails the test.
+namespaces_available() {
+  command -v unshare >/dev/null || return 0 # (no way to ask: the case runs, and says)
+  as_user unshare --net --mount true 2>/dev/null && return 0
+  local err
+  err=$(as_user unshare --user --net --mount true 2>&1) && return 0
+  echo "${err:-unshare failed}"
+  return 1
+}
+
 # escape_matrix CASE: run CASE (a function) for each mechanism (or only $MECH_ONLY) and user,
-# each in a new world with a workspace `agent`, from the main checkout.
+# each in a new world with a workspace `agent`, from the main checkout. A test whose cases need
+# namespaces (--net off; a private /dev/shm: multiprocessing) sets NEEDS_NAMESPACES to what needs
+# them: a case whose user the kernel gives none is not run, and says why (the _no_userns tests
+# check what berth does there).
+NEEDS_NAMESPACES=
 escape_matrix() {
   local case_fn=$1 ran=0 skipped=() who mech why status
   local users=(self)
@@ -144,6 +163,10 @@ escape_matrix() {
         skipped+=("$who/$mech: $why")
         continue
       fi
+      if [[ -n $NEEDS_NAMESPACES ]] && ! why=$(namespaces_available); then
+        skipped+=("$who/$mech: $NEEDS_NAMESPACES needs namespaces of the run's own, which the kernel refuses this user here (unprivileged user namespaces disabled: $why)")
+        continue
+      fi
       echo "-- $case_fn as $who with $mech" >&2
       assert_eq "$(berth run agent -- id -u)" "$([[ $who == nobody ]] && echo $NOBODY || id -u)" uid
       "$case_fn"
@@ -154,7 +177,7 @@ escape_matrix() {
   if ((${#skipped[@]})); then
     printf 'not run here: %s\n' "${skipped[@]}" >&2
   fi
-  ((ran > 0)) || skip "no sandbox mechanism available: ${skipped[*]}"
+  ((ran > 0)) || skip "no case could run here: ${skipped[*]}"
 }
 
 # The shared git dir of the repository here.

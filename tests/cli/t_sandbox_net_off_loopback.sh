@@ -30,4 +30,4 @@ attempt() {
   ESCAPE_OPTS=()
   assert_unchanged "$before"
 }
-escape_matrix attempt
+NEEDS_NAMESPACES="--net off" escape_matrix attempt

@@ -4,4 +4,4 @@
 . "$(dirname "$0")/sandbox_helpers.sh"
 
 attempt() { net_off_attempt tcp; }
-escape_matrix attempt
+NEEDS_NAMESPACES="--net off" escape_matrix attempt

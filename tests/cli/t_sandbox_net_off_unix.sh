@@ -5,4 +5,4 @@
 . "$(dirname "$0")/sandbox_helpers.sh"
 
 attempt() { net_off_attempt unix; }
-escape_matrix attempt
+NEEDS_NAMESPACES="--net off" escape_matrix attempt

@@ -108,4 +108,4 @@ attempt() {
   out=$(berth --json run agent --sandbox="$MECH" -- true)
   assert_eq "$(jq -c '[.warnings[] | select(test("/dev/shm"))]' <<<"$out")" "[]" "warnings"
 }
-escape_matrix attempt
+NEEDS_NAMESPACES="a private /dev/shm" escape_matrix attempt

@@ -84,10 +84,10 @@ Entry discard_entry() {
                   "{} ignored file(s), {}, were deleted with it (ignored files are not saved){}",
                   d.ignored_files, util::human_bytes(d.ignored_bytes),
                   d.setup_files > 0
-                      ? fmt::format("; {} more set-up recreates (clones, links)", d.setup_files)
+                      ? fmt::format("; {} more set-up recreates (its copies)", d.setup_files)
                       : std::string()));
             else if (d.setup_files > 0)
-              out.notes.push_back(fmt::format("{} ignored file(s) of its set-up (clones, links) "
+              out.notes.push_back(fmt::format("{} ignored file(s) of its set-up (copies) "
                                               "went with it: set-up recreates them",
                                               d.setup_files));
             return out;
