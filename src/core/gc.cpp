@@ -346,8 +346,11 @@ std::vector<std::pair<std::string, std::string>> landing_places(const Project& p
   std::vector<std::pair<std::string, std::string>> places;
   std::string tip = out_of(project, {"rev-parse", "--verify", "-q", "refs/heads/" + branch});
   if (!tip.empty()) places.emplace_back(tip, branch);
-  std::string up = out_of(project, {"rev-parse", "--verify", "-q", "--symbolic-full-name",
-                                    "refs/heads/" + branch + "@{upstream}"});
+  // (`refs/heads/B@{upstream}` is refused by git: "no such branch"; for-each-ref names it, and a
+  // tag of the same name cannot get in the way.)
+  std::string up =
+      out_of(project, {"for-each-ref", "--format=%(upstream)", "refs/heads/" + branch});
+  if (up.find('\n') != std::string::npos) up.clear();
   if (!up.empty()) {
     std::string up_tip = out_of(project, {"rev-parse", "--verify", "-q", up});
     if (!up_tip.empty() && up_tip != tip)
