@@ -467,10 +467,13 @@ std::string shadow_stem(const std::string& file) {
 }
 
 // The watcher's state of trees that are no longer a workspace or a pool slot (moved away by hand,
-// or their record gone): it stops following them. Each tree is known by its folder's identity, so
-// a slot renamed into a workspace a moment ago is still live. Forgetting a tree that was live after
-// all costs only speed: the watcher answers its next question "/" and git looks at every file.
-void collect_watch_orphans(const Project& project, bool dry_run, GcReport& report,
+// or their record gone): it stops following them. Not those in `handled` (trees this run deletes,
+// or discards: their deletion ends the watcher's state of them). Each tree is known by its folder's
+// identity, so a slot renamed into a workspace a moment ago is still live. Forgetting a tree that
+// was live after all costs only speed: the watcher answers its next question "/" and git looks at
+// every file.
+void collect_watch_orphans(const Project& project, bool dry_run,
+                           const std::set<std::pair<dev_t, ino_t>>& handled, GcReport& report,
                            const std::function<bool()>& out_of_time) {
   auto followed = watch_roots(project.common_dir());
   if (followed.empty()) return;
@@ -495,7 +498,7 @@ void collect_watch_orphans(const Project& project, bool dry_run, GcReport& repor
       note(slot.path);
   }
   for (const auto& root : followed) {
-    if (live.count({root.dev, root.ino})) continue;
+    if (live.count({root.dev, root.ino}) || handled.count({root.dev, root.ino})) continue;
     if (out_of_time()) break;
     GcItem item{"orphan",
                 "watch",
@@ -653,6 +656,22 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
            ""});
     }
   }
+  // The trees already aside before this run, and the folders this run takes care of: a workspace
+  // this run discards leaves its tree aside (for the background deleter) and the watcher follows
+  // it until it is deleted. Neither is this run's orphan: the real run then reports exactly what
+  // the dry run said.
+  std::vector<std::string> asides;
+  for (const auto& root : workspace_roots(project))
+    for (const auto& e : util::DirEntries(util::join(root, ".trash")))
+      asides.push_back(util::join(util::join(root, ".trash"), std::string(e.name)));
+  std::set<std::pair<dev_t, ino_t>> handled;
+  auto note_handled = [&](const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      handled.insert({st.st_dev, st.st_ino});
+  };
+  for (const auto& item : doomed)
+    note_handled(item.path);
   for (auto& item : doomed) {
     if (options.dry_run) {
       report.removed.push_back(item);
@@ -711,38 +730,37 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   // ---- orphans: discarded trees left in a .trash folder (a crash, or no deleter ran) ----
   std::optional<util::FileLock> trash_lock =
       options.dry_run ? std::nullopt : try_lock_trash(project);
-  for (const auto& root : workspace_roots(project)) {
-    std::string dir = util::join(root, ".trash");
-    for (const auto& e : util::DirEntries(dir)) {
-      if (out_of_time()) break;
-      std::string path = util::join(dir, std::string(e.name));
-      if (!is_standard_root(project, root) && admin_dir_naming(project, path).empty()) continue;
-      GcItem item{"orphan", "aside",
-                  "",       aside_snapshot_ref(path),
-                  path,     "a discarded tree left to be deleted",
-                  ""};
-      if (std::string why = aside_may_go(project, path); !why.empty()) {
-        item.reason = why;
+  for (const auto& path : asides) {
+    if (out_of_time()) break;
+    std::string root = util::dirname(util::dirname(path));
+    if (!is_standard_root(project, root) && admin_dir_naming(project, path).empty()) continue;
+    GcItem item{"orphan", "aside",
+                "",       aside_snapshot_ref(path),
+                path,     "a discarded tree left to be deleted",
+                ""};
+    if (std::string why = aside_may_go(project, path); !why.empty()) {
+      item.reason = why;
+      report.skipped.push_back(item);
+      continue;
+    }
+    // Its deletion is the end of the watcher's state of it too (not another item).
+    note_handled(path);
+    if (!options.dry_run) {
+      if (!trash_lock) {
+        item.reason = "the background deleter is at work on it";
         report.skipped.push_back(item);
         continue;
       }
-      if (!options.dry_run) {
-        if (!trash_lock) {
-          item.reason = "the background deleter is at work on it";
-          report.skipped.push_back(item);
-          continue;
-        }
-        // Its snapshot checked against a full look at the tree first, as the deleter does.
-        settle_aside(project, path, true);
-        if (std::string why = aside_may_go(project, path);
-            !why.empty() || !remove_aside(project, path)) {
-          item.reason = why.empty() ? "it could not be deleted" : why;
-          report.skipped.push_back(item);
-          continue;
-        }
+      // Its snapshot checked against a full look at the tree first, as the deleter does.
+      settle_aside(project, path, true);
+      if (std::string why = aside_may_go(project, path);
+          !why.empty() || !remove_aside(project, path)) {
+        item.reason = why.empty() ? "it could not be deleted" : why;
+        report.skipped.push_back(item);
+        continue;
       }
-      report.removed.push_back(item);
     }
+    report.removed.push_back(item);
   }
 
   // ---- orphans: shadow indexes of workspaces that are gone ----
@@ -784,7 +802,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
 
   if (out_of_time()) return report;
   // ---- orphans: the watcher's state of trees that are gone ----
-  collect_watch_orphans(project, options.dry_run, report, out_of_time);
+  collect_watch_orphans(project, options.dry_run, handled, report, out_of_time);
 
   if (out_of_time()) return report;
   // ---- orphans: fork records whose attempts were all discarded one by one (not picked) ----
