@@ -366,6 +366,11 @@ std::string in_use(const WorkspaceStatus& s) {
   // berth locks its own worktrees (a reason starting "berth"); only the user's lock keeps it.
   if (!s.lock_reason.empty() && s.lock_reason.rfind(kLockReasonPrefix, 0) != 0)
     return fmt::format("locked: {}", s.lock_reason);
+  // A git command at work in it (the user's, an agent's `git add` from elsewhere with -C or
+  // GIT_DIR), or one that died holding the lock: the user's to look at.
+  if (!s.workspace.git_dir.empty() && util::exists(util::join(s.workspace.git_dir, "index.lock")))
+    return "in use: git holds its index.lock (a git command at work in it; if none is, remove "
+           "the file)";
   auto pids = util::processes_working_in(s.workspace.path);
   if (!pids.empty())
     return fmt::format("process {} works inside it (its current directory)", pids.front());
@@ -563,6 +568,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   if (!options.automatic) all = BERTH_TRY(list_workspaces(project));
   std::vector<QuotaCandidate> quota;
   std::vector<size_t> quota_index;
+  std::map<size_t, std::string> quota_busy; // clean ones the quota could take but for this
   TreeSizes sizes(project);
   std::set<std::string> records; // slugs with a record: their shadow files are not orphans
   for (const auto& s : all)
@@ -610,7 +616,9 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
           item.reason = fmt::format("no change, unused for {}", ago(idle));
         } else {
           // Not old enough for "idle": still the quota's to take, oldest first.
-          q.removable = in_use(s).empty();
+          std::string busy = in_use(s);
+          q.removable = busy.empty();
+          if (!busy.empty()) quota_busy[quota.size()] = busy;
           if (max_disk > 0) q.bytes = sizes.bytes(w.path);
           quota.push_back(q);
           quota_index.push_back(i);
@@ -645,16 +653,31 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
             {all[i].last_used, max_disk > 0 ? sizes.bytes(all[i].workspace.path) : 0, false});
         quota_index.push_back(i);
       }
+    int64_t count = static_cast<int64_t>(quota.size());
+    uint64_t bytes = 0;
+    for (const auto& q : quota)
+      bytes += q.bytes;
+    const bool over_count = max_workspaces > 0 && count > max_workspaces;
+    const std::string limit =
+        over_count || max_disk == 0
+            ? fmt::format("gc.max_workspaces = {}", max_workspaces)
+            : fmt::format("gc.max_disk = {}", config.get_string("gc.max_disk"));
     for (size_t victim : quota_victims(quota, max_workspaces, max_disk)) {
       const auto& s = all[quota_index[victim]];
-      doomed.push_back(
-          {"quota", "workspace", s.workspace.name, "", s.workspace.path,
-           fmt::format("over {}: the oldest clean one (unused for {})",
-                       max_workspaces > 0 ? fmt::format("gc.max_workspaces = {}", max_workspaces)
-                                          : std::string("gc.max_disk"),
-                       ago(now - s.last_used)),
-           ""});
+      --count;
+      bytes -= quota[victim].bytes;
+      doomed.push_back({"quota", "workspace", s.workspace.name, "", s.workspace.path,
+                        fmt::format("over {}: the oldest clean one (unused for {})", limit,
+                                    ago(now - s.last_used)),
+                        ""});
     }
+    // Still over: the clean ones it would take next but for a process using them, said.
+    if ((max_workspaces > 0 && count > max_workspaces) || (max_disk > 0 && bytes > max_disk))
+      for (const auto& [index, busy] : quota_busy) {
+        const auto& s = all[quota_index[index]];
+        report.skipped.push_back({"quota", "workspace", s.workspace.name, "", s.workspace.path,
+                                  fmt::format("over {}, but {}", limit, busy), ""});
+      }
   }
   // The trees already aside before this run, and the folders this run takes care of: a workspace
   // this run discards leaves its tree aside (for the background deleter) and the watcher follows
