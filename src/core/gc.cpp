@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <fmt/format.h>
 #include <ftw.h>
 #include <functional>
@@ -157,11 +158,21 @@ Result<std::string> snapshot_ref_of(std::string_view spec) {
   auto bad = [&] {
     return fail(ErrorCode::bad_snapshot, fmt::format("'{}' does not name a snapshot", spec),
                 "write NAME@TIME as `berth trash list` shows it (TIME in unix seconds, e.g. "
-                "feat@1700000000), or the snapshot's full ref");
+                "feat@1700000000, or as --json gives it, feat@2023-11-14T22:13:20Z), or the "
+                "snapshot's full ref");
   };
   if (at == std::string_view::npos || at == 0) return bad();
   std::string_view name = spec.substr(0, at), time = spec.substr(at + 1);
   if (!validate_name(name)) return bad();
+  // The time as the JSON documents give it (`time`, ISO 8601 UTC): the ref of that second (its
+  // first snapshot when two discards fell in the same second).
+  if (time.size() == 20 && time[10] == 'T' && time.back() == 'Z') {
+    std::tm tm{};
+    std::string text(time);
+    const char* end = ::strptime(text.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!end || *end) return bad();
+    return trash_prefix(name) + std::to_string(static_cast<int64_t>(::timegm(&tm)));
+  }
   // The ref's last part: unix seconds, "-N" when two discards fell in the same second.
   size_t dash = time.find('-');
   auto digits = [](std::string_view s) {

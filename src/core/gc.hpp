@@ -72,7 +72,8 @@ struct GcReport {
 
 Result<GcReport> collect_garbage(const Project& project, const GcOptions& options);
 
-/// NAME@TIME (TIME as in the ref's last part: unix seconds, maybe "-N") or a full snapshot ref,
+/// NAME@TIME (TIME as in the ref's last part: unix seconds, maybe "-N"; or ISO 8601 UTC as the
+/// JSON documents give it, YYYY-MM-DDTHH:MM:SSZ) or a full snapshot ref,
 /// as a ref; bad_snapshot when it is neither.
 Result<std::string> snapshot_ref_of(std::string_view spec);
 

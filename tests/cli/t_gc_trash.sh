@@ -40,6 +40,15 @@ berth discard x >/dev/null
 ws=$(berth restore "$first" --as y)
 assert_eq "$(cat "$ws/round.txt")" "first"
 berth discard y >/dev/null
+# And NAME@TIME as --json gives it: `spec`, or the name and `time` (ISO 8601).
+list=$(berth --json trash list x)
+first_json() { jq -r --arg r "$first" ".snapshots[] | select(.ref == \$r) | .$1" <<<"$list"; }
+assert_eq "$(first_json spec)" "$spec_first"
+ws=$(berth restore "x@$(first_json time)")
+assert_eq "$(cat "$ws/round.txt")" "first"
+berth discard x >/dev/null
+assert_eq "$(jq -r '[.snapshots[].name] | unique | join(" ")' <<<"$list")" x "trash list x: x's only"
+assert_eq "$(berth trash list nosuch)" "no snapshot of nosuch in the trash"
 
 # Bad input: one-line errors, nothing changed.
 before=$(fingerprint)
