@@ -469,7 +469,8 @@ private:
 std::string ago(int64_t seconds) {
   if (seconds >= 86400) return fmt::format("{}d", seconds / 86400);
   if (seconds >= 3600) return fmt::format("{}h", seconds / 3600);
-  return fmt::format("{}m", seconds / 60);
+  if (seconds >= 60) return fmt::format("{}m", seconds / 60);
+  return fmt::format("{}s", std::max<int64_t>(seconds, 0));
 }
 
 // A shadow index file's workspace slug: its name without the suffix shadow.cpp gives it.
