@@ -17,6 +17,7 @@
 #include "core/trash.hpp"
 #include "core/watch.hpp"
 #include "core/workspace_git.hpp"
+#include "util/child_process.hpp"
 #include "util/dir.hpp"
 #include "util/file_lock.hpp"
 #include "util/paths.hpp"
@@ -891,6 +892,33 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   }
   BERTH_TRY(collect_plain_repositories(project, options, older_than, now, report));
   return report;
+}
+
+void start_light_gc_after_discard(const Project& project, const std::vector<std::string>& names) {
+  const auto& config = project.config();
+  if (names.empty() || project.helper().empty() || !config.get_bool("gc.auto")) return;
+  std::vector<std::string> args{"for-each-ref", "--format=%(refname)"};
+  for (const auto& name : names)
+    args.push_back(trash_prefix(name));
+  auto listed = git_status_of(repo_call(project, args));
+  if (!listed || !listed->ok()) return;
+  // Each ref: refs/berth/trash/<slug>/<unix time>[-N]; grouped by its folder.
+  std::vector<TrashEntry> entries;
+  for (const auto& ref : split_lines(listed->out)) {
+    size_t slash = ref.rfind('/');
+    if (ref.empty() || slash == std::string::npos) continue;
+    entries.push_back({ref.substr(0, slash), std::strtoll(ref.c_str() + slash + 1, nullptr, 10)});
+  }
+  if (expired_snapshots(entries, config.get_int("trash.keep"), config.get_int("trash.keep_days"),
+                        unix_now())
+          .empty())
+    return;
+  util::SpawnOptions spawn;
+  spawn.argv = {project.helper(), "-C", project.common_dir(), "--quiet", "gc", "--auto"};
+  spawn.in = spawn.out = spawn.err = util::Stream::null;
+  spawn.group = util::ProcessGroup::session;
+  spawn.close_other_fds = true;
+  if (auto child = util::spawn(spawn)) child->detach();
 }
 
 void to_json(nlohmann::json& j, const GcReport& report) {
