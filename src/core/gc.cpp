@@ -595,9 +595,22 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
     const Workspace& w = s.workspace;
     if (!w.invalid.empty() || s.state == "hostile" || s.state == "unreadable") continue;
     GcItem item{"", "workspace", w.name, "", w.path, "", ""};
-    if (s.state == "missing") {
+    if (s.state == "unlinked") {
+      // Its directory is there, git's admin dir of it is not: no snapshot can be taken through
+      // git, and the files may be work. The user's to look at (doctor says the same).
       item.category = "orphan";
-      item.reason = "its directory is gone (its commits are kept in the trash)";
+      item.reason = fmt::format("git no longer knows this worktree (its admin dir is gone): "
+                                "save what you need from it, then `berth discard {}`",
+                                w.name);
+      report.skipped.push_back(item);
+      continue;
+    }
+    if (s.state == "missing" || s.state == "removed") {
+      item.category = "orphan";
+      item.reason = s.state == "missing"
+                        ? "its directory is gone (its commits are kept in the trash)"
+                        : "its directory and git's worktree are gone (its commits are kept in the "
+                          "trash)";
     } else if (!s.counted) {
       continue; // git could not say what it holds: never a candidate
     } else {
@@ -650,7 +663,8 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
         continue;
       }
     }
-    if (std::string busy = in_use(s); !busy.empty() && s.state != "missing") {
+    if (std::string busy = in_use(s);
+        !busy.empty() && s.state != "missing" && s.state != "removed") {
       item.reason = busy;
       report.skipped.push_back(item);
       continue;
