@@ -471,7 +471,8 @@ std::string ago(int64_t seconds) {
   if (seconds >= 86400) return fmt::format("{}d", seconds / 86400);
   if (seconds >= 3600) return fmt::format("{}h", seconds / 3600);
   if (seconds >= 60) return fmt::format("{}m", seconds / 60);
-  return fmt::format("{}s", std::max<int64_t>(seconds, 0));
+  // (Not in seconds: the dry run's reasons are the real run's a moment later.)
+  return "under a minute";
 }
 
 // A shadow index file's workspace slug: its name without the suffix shadow.cpp gives it.
