@@ -351,8 +351,9 @@ std::string landed_reason(const Project& project, const std::string& head,
   return {};
 }
 
-// The branches "landed" is checked against: the target and, when it has one, its upstream (a
-// squash merge on a forge that was fetched but not pulled yet).
+// The branches "landed" is checked against: the target and its upstream, or with none set the
+// branch of that name on each remote (a squash merge on a forge that was fetched but not pulled
+// yet).
 std::vector<std::pair<std::string, std::string>> landing_places(const Project& project,
                                                                 const std::string& branch) {
   std::vector<std::pair<std::string, std::string>> places;
@@ -363,10 +364,21 @@ std::vector<std::pair<std::string, std::string>> landing_places(const Project& p
   std::string up =
       out_of(project, {"for-each-ref", "--format=%(upstream)", "refs/heads/" + branch});
   if (up.find('\n') != std::string::npos) up.clear();
+  std::vector<std::string> remote_refs;
   if (!up.empty()) {
-    std::string up_tip = out_of(project, {"rev-parse", "--verify", "-q", up});
-    if (!up_tip.empty() && up_tip != tip)
-      places.emplace_back(up_tip, up.rfind("refs/remotes/", 0) == 0 ? up.substr(13) : up);
+    remote_refs.push_back(up);
+  } else {
+    // No upstream set (pushed without -u, say): the branch of that name on each remote.
+    auto listed = git_status_of(
+        repo_call(project, {"for-each-ref", "--format=%(refname)", "refs/remotes/*/" + branch}));
+    if (listed && listed->ok())
+      for (const auto& ref : split_lines(listed->out))
+        if (!ref.empty()) remote_refs.push_back(ref);
+  }
+  for (const auto& ref : remote_refs) {
+    std::string ref_tip = out_of(project, {"rev-parse", "--verify", "-q", ref});
+    if (!ref_tip.empty() && ref_tip != tip)
+      places.emplace_back(ref_tip, ref.rfind("refs/remotes/", 0) == 0 ? ref.substr(13) : ref);
   }
   return places;
 }

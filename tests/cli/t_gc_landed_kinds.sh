@@ -2,7 +2,8 @@
 # reason: HEAD is the target's tip; HEAD is an ancestor (merged, the target moved on); the target
 # has the same files; every commit cherry-picked (other patch-ids around); a squash merge made on a
 # "forge" (another clone, pushed) and only fetched here, the target's upstream ahead of it, with
-# another change merged there before it. A change close to a landed one but not the same stays.
+# another change merged there before it (also with no upstream set: the remote's branch of that
+# name). A change close to a landed one but not the same stays.
 # The dry run's text is the real run's, line for line ("would remove" for "removed").
 . "$(dirname "$0")/common.sh"
 
@@ -65,3 +66,15 @@ same=$(berth new same-files)
 (cd "$same" && commit_file s.txt draft "a draft" && commit_file s.txt same "the workspace's change")
 commit_file s.txt same "the user's own commit, same content"
 assert_eq "$(reason same-files "$(berth --json gc --dry-run)")" "landed: main has the same files"
+
+# No upstream set (pushed without -u): the branch of the same name on the remote counts as well.
+git branch -q --unset-upstream main
+forge2=$(berth new forge2)
+(cd "$forge2" && commit_file g1.txt one && commit_file g2.txt two &&
+  git push -q origin HEAD:refs/heads/feature2)
+(cd "$T/elsewhere" && git pull -q --no-rebase origin main 2>/dev/null && commit_file other2.txt more &&
+  git fetch -q origin feature2 && git merge -q --squash origin/feature2 >/dev/null 2>&1 &&
+  git commit -q -m "Feature 2 (#3)" && git push -q origin main)
+git fetch -q origin
+assert_eq "$(reason forge2 "$(berth --json gc --dry-run)")" \
+  "landed: its whole change is one commit of origin/main (squashed; same patch-id)"
