@@ -592,6 +592,17 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   uint64_t max_disk = BERTH_TRY(parse_size(config.get_string("gc.max_disk"), "gc.max_disk"));
   int64_t max_workspaces = config.get_int("gc.max_workspaces");
 
+  // --into names a branch that must be there (else nothing would ever be found landed, silently).
+  if (options.into) {
+    std::string branch = *options.into;
+    if (branch.rfind("refs/heads/", 0) == 0) branch = branch.substr(11);
+    if (branch.empty() || branch.front() == '-' ||
+        out_of(project, {"rev-parse", "--verify", "-q", "refs/heads/" + branch}).empty())
+      return fail(ErrorCode::invalid_revision, fmt::format("--into: no branch named '{}'", branch),
+                  "name a local branch, e.g. --into main (its upstream counts too)");
+  }
+  bool no_target_said = false;
+
   // ---- workspaces: landed, idle, orphans (directory gone), quota ----
   std::vector<GcItem> doomed; // workspaces, in the order they go
   std::vector<WorkspaceStatus> all;
@@ -633,6 +644,13 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
         std::string why;
         if (w.state == State::landed) why = "it was accepted (kept with --keep)";
         auto target = find_target(project, w, options.into);
+        // No target to judge by (the main checkout on no branch): said once, nothing is landed.
+        if (!target && !options.into && !no_target_said) {
+          report.warnings.push_back(fmt::format(
+              "landed workspaces not looked for: {}; name the branch with --into BRANCH",
+              target.error().message));
+          no_target_said = true;
+        }
         if (why.empty() && target)
           for (const auto& [commit, label] : landing_places(project, target->branch)) {
             why = landed_reason(project, s.head, commit, label);

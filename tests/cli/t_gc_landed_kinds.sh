@@ -4,7 +4,8 @@
 # "forge" (another clone, pushed) and only fetched here, the target's upstream ahead of it, with
 # another change merged there before it (also with no upstream set: the remote's branch of that
 # name). A change close to a landed one but not the same stays.
-# The dry run's text is the real run's, line for line ("would remove" for "removed").
+# The dry run's text is the real run's, line for line ("would remove" for "removed"). --into a
+# branch that is not there is an error; the main checkout on no branch, a warning.
 . "$(dirname "$0")/common.sh"
 
 # The forge: a bare repository; the user's clone in $T/app, another clone for the forge's merges.
@@ -78,3 +79,16 @@ forge2=$(berth new forge2)
 git fetch -q origin
 assert_eq "$(reason forge2 "$(berth --json gc --dry-run)")" \
   "landed: its whole change is one commit of origin/main (squashed; same patch-id)"
+
+# --into a branch that is not there: an error, nothing changed (not "nothing landed", silently).
+before=$(fingerprint)
+out=$(expect_error invalid_revision 4 berth --json gc --into nosuch)
+assert_contains "$(jq -r .error.message <<<"$out")" "no branch named 'nosuch'"
+assert_unchanged "$before"
+# The main checkout on no branch: nothing is found landed, and gc says why.
+git checkout -q --detach
+not 0 berth gc --dry-run >/dev/null
+assert_contains "$(last_stderr)" "landed workspaces not looked for"
+assert_eq "$(reason forge2 "$(berth --json gc --dry-run --into main)")" \
+  "landed: its whole change is one commit of origin/main (squashed; same patch-id)"
+git checkout -q main
