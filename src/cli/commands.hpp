@@ -55,7 +55,9 @@ std::string render_gc(const nlohmann::json& document, const RenderContext& conte
 std::string render_trash(const nlohmann::json& document, const RenderContext& context);
 std::string render_forget(const nlohmann::json& document, const RenderContext& context);
 /// restore --list and `trash list`: a table of Snapshot documents.
-std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context);
+/// `filter`: the name the list was asked for ("" for the whole trash).
+std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context,
+                           const std::string& filter);
 
 // Shared by the renderers.
 /// A workspace state, coloured: green ready, red gone or invalid, yellow otherwise.

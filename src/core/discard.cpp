@@ -7,6 +7,7 @@
 #include "core/behind.hpp"
 #include "core/capture.hpp"
 #include "core/crash_checks.hpp"
+#include "core/gc.hpp"
 #include "core/name.hpp"
 #include "core/nested.hpp"
 #include "core/pool.hpp"
@@ -814,7 +815,11 @@ std::vector<Result<Discarded>> discard_workspaces(const Project& project,
   }
   // The trees moved aside go to one background filler (deleted, or recycled into the pool).
   // Started whatever the outcome: a discard that failed after its move aside left one too.
-  if (project.config().get_int("pool.size") > 0) pool_refill_in_background(project);
+  if (project.config().get_int("pool.size") > 0)
+    pool_refill_in_background(project);
+  else
+    // No filler, so no light gc pass in it: one of its own when this discard left expired trash.
+    start_light_gc_after_discard(project, names);
   return discarded;
 }
 

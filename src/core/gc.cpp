@@ -17,6 +17,7 @@
 #include "core/trash.hpp"
 #include "core/watch.hpp"
 #include "core/workspace_git.hpp"
+#include "util/child_process.hpp"
 #include "util/dir.hpp"
 #include "util/file_lock.hpp"
 #include "util/paths.hpp"
@@ -25,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <fmt/format.h>
 #include <ftw.h>
 #include <functional>
@@ -157,11 +159,21 @@ Result<std::string> snapshot_ref_of(std::string_view spec) {
   auto bad = [&] {
     return fail(ErrorCode::bad_snapshot, fmt::format("'{}' does not name a snapshot", spec),
                 "write NAME@TIME as `berth trash list` shows it (TIME in unix seconds, e.g. "
-                "feat@1700000000), or the snapshot's full ref");
+                "feat@1700000000, or as --json gives it, feat@2023-11-14T22:13:20Z), or the "
+                "snapshot's full ref");
   };
   if (at == std::string_view::npos || at == 0) return bad();
   std::string_view name = spec.substr(0, at), time = spec.substr(at + 1);
   if (!validate_name(name)) return bad();
+  // The time as the JSON documents give it (`time`, ISO 8601 UTC): the ref of that second (its
+  // first snapshot when two discards fell in the same second).
+  if (time.size() == 20 && time[10] == 'T' && time.back() == 'Z') {
+    std::tm tm{};
+    std::string text(time);
+    const char* end = ::strptime(text.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!end || *end) return bad();
+    return trash_prefix(name) + std::to_string(static_cast<int64_t>(::timegm(&tm)));
+  }
   // The ref's last part: unix seconds, "-N" when two discards fell in the same second.
   size_t dash = time.find('-');
   auto digits = [](std::string_view s) {
@@ -339,19 +351,34 @@ std::string landed_reason(const Project& project, const std::string& head,
   return {};
 }
 
-// The branches "landed" is checked against: the target and, when it has one, its upstream (a
-// squash merge on a forge that was fetched but not pulled yet).
+// The branches "landed" is checked against: the target and its upstream, or with none set the
+// branch of that name on each remote (a squash merge on a forge that was fetched but not pulled
+// yet).
 std::vector<std::pair<std::string, std::string>> landing_places(const Project& project,
                                                                 const std::string& branch) {
   std::vector<std::pair<std::string, std::string>> places;
   std::string tip = out_of(project, {"rev-parse", "--verify", "-q", "refs/heads/" + branch});
   if (!tip.empty()) places.emplace_back(tip, branch);
-  std::string up = out_of(project, {"rev-parse", "--verify", "-q", "--symbolic-full-name",
-                                    "refs/heads/" + branch + "@{upstream}"});
+  // (`refs/heads/B@{upstream}` is refused by git: "no such branch"; for-each-ref names it, and a
+  // tag of the same name cannot get in the way.)
+  std::string up =
+      out_of(project, {"for-each-ref", "--format=%(upstream)", "refs/heads/" + branch});
+  if (up.find('\n') != std::string::npos) up.clear();
+  std::vector<std::string> remote_refs;
   if (!up.empty()) {
-    std::string up_tip = out_of(project, {"rev-parse", "--verify", "-q", up});
-    if (!up_tip.empty() && up_tip != tip)
-      places.emplace_back(up_tip, up.rfind("refs/remotes/", 0) == 0 ? up.substr(13) : up);
+    remote_refs.push_back(up);
+  } else {
+    // No upstream set (pushed without -u, say): the branch of that name on each remote.
+    auto listed = git_status_of(
+        repo_call(project, {"for-each-ref", "--format=%(refname)", "refs/remotes/*/" + branch}));
+    if (listed && listed->ok())
+      for (const auto& ref : split_lines(listed->out))
+        if (!ref.empty()) remote_refs.push_back(ref);
+  }
+  for (const auto& ref : remote_refs) {
+    std::string ref_tip = out_of(project, {"rev-parse", "--verify", "-q", ref});
+    if (!ref_tip.empty() && ref_tip != tip)
+      places.emplace_back(ref_tip, ref.rfind("refs/remotes/", 0) == 0 ? ref.substr(13) : ref);
   }
   return places;
 }
@@ -363,6 +390,11 @@ std::string in_use(const WorkspaceStatus& s) {
   // berth locks its own worktrees (a reason starting "berth"); only the user's lock keeps it.
   if (!s.lock_reason.empty() && s.lock_reason.rfind(kLockReasonPrefix, 0) != 0)
     return fmt::format("locked: {}", s.lock_reason);
+  // A git command at work in it (the user's, an agent's `git add` from elsewhere with -C or
+  // GIT_DIR), or one that died holding the lock: the user's to look at.
+  if (!s.workspace.git_dir.empty() && util::exists(util::join(s.workspace.git_dir, "index.lock")))
+    return "in use: git holds its index.lock (a git command at work in it; if none is, remove "
+           "the file)";
   auto pids = util::processes_working_in(s.workspace.path);
   if (!pids.empty())
     return fmt::format("process {} works inside it (its current directory)", pids.front());
@@ -450,7 +482,9 @@ private:
 std::string ago(int64_t seconds) {
   if (seconds >= 86400) return fmt::format("{}d", seconds / 86400);
   if (seconds >= 3600) return fmt::format("{}h", seconds / 3600);
-  return fmt::format("{}m", seconds / 60);
+  if (seconds >= 60) return fmt::format("{}m", seconds / 60);
+  // (Not in seconds: the dry run's reasons are the real run's a moment later.)
+  return "under a minute";
 }
 
 // A shadow index file's workspace slug: its name without the suffix shadow.cpp gives it.
@@ -464,10 +498,13 @@ std::string shadow_stem(const std::string& file) {
 }
 
 // The watcher's state of trees that are no longer a workspace or a pool slot (moved away by hand,
-// or their record gone): it stops following them. Each tree is known by its folder's identity, so
-// a slot renamed into a workspace a moment ago is still live. Forgetting a tree that was live after
-// all costs only speed: the watcher answers its next question "/" and git looks at every file.
-void collect_watch_orphans(const Project& project, bool dry_run, GcReport& report,
+// or their record gone): it stops following them. Not those in `handled` (trees this run deletes,
+// or discards: their deletion ends the watcher's state of them). Each tree is known by its folder's
+// identity, so a slot renamed into a workspace a moment ago is still live. Forgetting a tree that
+// was live after all costs only speed: the watcher answers its next question "/" and git looks at
+// every file.
+void collect_watch_orphans(const Project& project, bool dry_run,
+                           const std::set<std::pair<dev_t, ino_t>>& handled, GcReport& report,
                            const std::function<bool()>& out_of_time) {
   auto followed = watch_roots(project.common_dir());
   if (followed.empty()) return;
@@ -492,7 +529,7 @@ void collect_watch_orphans(const Project& project, bool dry_run, GcReport& repor
       note(slot.path);
   }
   for (const auto& root : followed) {
-    if (live.count({root.dev, root.ino})) continue;
+    if (live.count({root.dev, root.ino}) || handled.count({root.dev, root.ino})) continue;
     if (out_of_time()) break;
     GcItem item{"orphan",
                 "watch",
@@ -540,7 +577,11 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   const int64_t now = unix_now();
   // The automatic pass stops after this long (it runs in the background, but must not keep
   // working for minutes on a huge trash).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  // (BERTH_TEST_GC_AUTO_MS, berth's own tests only: another bound, to see the pass stop.)
+  int64_t budget_ms = 5000;
+  if (const char* test = std::getenv("BERTH_TEST_GC_AUTO_MS"); test && *test)
+    budget_ms = std::strtoll(test, nullptr, 10);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
   auto out_of_time = [&] {
     return options.automatic && std::chrono::steady_clock::now() > deadline;
   };
@@ -551,12 +592,24 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   uint64_t max_disk = BERTH_TRY(parse_size(config.get_string("gc.max_disk"), "gc.max_disk"));
   int64_t max_workspaces = config.get_int("gc.max_workspaces");
 
+  // --into names a branch that must be there (else nothing would ever be found landed, silently).
+  if (options.into) {
+    std::string branch = *options.into;
+    if (branch.rfind("refs/heads/", 0) == 0) branch = branch.substr(11);
+    if (branch.empty() || branch.front() == '-' ||
+        out_of(project, {"rev-parse", "--verify", "-q", "refs/heads/" + branch}).empty())
+      return fail(ErrorCode::invalid_revision, fmt::format("--into: no branch named '{}'", branch),
+                  "name a local branch, e.g. --into main (its upstream counts too)");
+  }
+  bool no_target_said = false;
+
   // ---- workspaces: landed, idle, orphans (directory gone), quota ----
   std::vector<GcItem> doomed; // workspaces, in the order they go
   std::vector<WorkspaceStatus> all;
   if (!options.automatic) all = BERTH_TRY(list_workspaces(project));
   std::vector<QuotaCandidate> quota;
   std::vector<size_t> quota_index;
+  std::map<size_t, std::string> quota_busy; // clean ones the quota could take but for this
   TreeSizes sizes(project);
   std::set<std::string> records; // slugs with a record: their shadow files are not orphans
   for (const auto& s : all)
@@ -566,9 +619,22 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
     const Workspace& w = s.workspace;
     if (!w.invalid.empty() || s.state == "hostile" || s.state == "unreadable") continue;
     GcItem item{"", "workspace", w.name, "", w.path, "", ""};
-    if (s.state == "missing") {
+    if (s.state == "unlinked") {
+      // Its directory is there, git's admin dir of it is not: no snapshot can be taken through
+      // git, and the files may be work. The user's to look at (doctor says the same).
       item.category = "orphan";
-      item.reason = "its directory is gone (its commits are kept in the trash)";
+      item.reason = fmt::format("git no longer knows this worktree (its admin dir is gone): "
+                                "save what you need from it, then `berth discard {}`",
+                                w.name);
+      report.skipped.push_back(item);
+      continue;
+    }
+    if (s.state == "missing" || s.state == "removed") {
+      item.category = "orphan";
+      item.reason = s.state == "missing"
+                        ? "its directory is gone (its commits are kept in the trash)"
+                        : "its directory and git's worktree are gone (its commits are kept in the "
+                          "trash)";
     } else if (!s.counted) {
       continue; // git could not say what it holds: never a candidate
     } else {
@@ -578,6 +644,13 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
         std::string why;
         if (w.state == State::landed) why = "it was accepted (kept with --keep)";
         auto target = find_target(project, w, options.into);
+        // No target to judge by (the main checkout on no branch): said once, nothing is landed.
+        if (!target && !options.into && !no_target_said) {
+          report.warnings.push_back(fmt::format(
+              "landed workspaces not looked for: {}; name the branch with --into BRANCH",
+              target.error().message));
+          no_target_said = true;
+        }
         if (why.empty() && target)
           for (const auto& [commit, label] : landing_places(project, target->branch)) {
             why = landed_reason(project, s.head, commit, label);
@@ -604,7 +677,9 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
           item.reason = fmt::format("no change, unused for {}", ago(idle));
         } else {
           // Not old enough for "idle": still the quota's to take, oldest first.
-          q.removable = in_use(s).empty();
+          std::string busy = in_use(s);
+          q.removable = busy.empty();
+          if (!busy.empty()) quota_busy[quota.size()] = busy;
           if (max_disk > 0) q.bytes = sizes.bytes(w.path);
           quota.push_back(q);
           quota_index.push_back(i);
@@ -619,7 +694,8 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
         continue;
       }
     }
-    if (std::string busy = in_use(s); !busy.empty() && s.state != "missing") {
+    if (std::string busy = in_use(s);
+        !busy.empty() && s.state != "missing" && s.state != "removed") {
       item.reason = busy;
       report.skipped.push_back(item);
       continue;
@@ -639,17 +715,48 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
             {all[i].last_used, max_disk > 0 ? sizes.bytes(all[i].workspace.path) : 0, false});
         quota_index.push_back(i);
       }
+    int64_t count = static_cast<int64_t>(quota.size());
+    uint64_t bytes = 0;
+    for (const auto& q : quota)
+      bytes += q.bytes;
+    const bool over_count = max_workspaces > 0 && count > max_workspaces;
+    const std::string limit =
+        over_count || max_disk == 0
+            ? fmt::format("gc.max_workspaces = {}", max_workspaces)
+            : fmt::format("gc.max_disk = {}", config.get_string("gc.max_disk"));
     for (size_t victim : quota_victims(quota, max_workspaces, max_disk)) {
       const auto& s = all[quota_index[victim]];
-      doomed.push_back(
-          {"quota", "workspace", s.workspace.name, "", s.workspace.path,
-           fmt::format("over {}: the oldest clean one (unused for {})",
-                       max_workspaces > 0 ? fmt::format("gc.max_workspaces = {}", max_workspaces)
-                                          : std::string("gc.max_disk"),
-                       ago(now - s.last_used)),
-           ""});
+      --count;
+      bytes -= quota[victim].bytes;
+      doomed.push_back({"quota", "workspace", s.workspace.name, "", s.workspace.path,
+                        fmt::format("over {}: the oldest clean one (unused for {})", limit,
+                                    ago(now - s.last_used)),
+                        ""});
     }
+    // Still over: the clean ones it would take next but for a process using them, said.
+    if ((max_workspaces > 0 && count > max_workspaces) || (max_disk > 0 && bytes > max_disk))
+      for (const auto& [index, busy] : quota_busy) {
+        const auto& s = all[quota_index[index]];
+        report.skipped.push_back({"quota", "workspace", s.workspace.name, "", s.workspace.path,
+                                  fmt::format("over {}, but {}", limit, busy), ""});
+      }
   }
+  // The trees already aside before this run, and the folders this run takes care of: a workspace
+  // this run discards leaves its tree aside (for the background deleter) and the watcher follows
+  // it until it is deleted. Neither is this run's orphan: the real run then reports exactly what
+  // the dry run said.
+  std::vector<std::string> asides;
+  for (const auto& root : workspace_roots(project))
+    for (const auto& e : util::DirEntries(util::join(root, ".trash")))
+      asides.push_back(util::join(util::join(root, ".trash"), std::string(e.name)));
+  std::set<std::pair<dev_t, ino_t>> handled;
+  auto note_handled = [&](const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      handled.insert({st.st_dev, st.st_ino});
+  };
+  for (const auto& item : doomed)
+    note_handled(item.path);
   for (auto& item : doomed) {
     if (options.dry_run) {
       report.removed.push_back(item);
@@ -708,38 +815,37 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   // ---- orphans: discarded trees left in a .trash folder (a crash, or no deleter ran) ----
   std::optional<util::FileLock> trash_lock =
       options.dry_run ? std::nullopt : try_lock_trash(project);
-  for (const auto& root : workspace_roots(project)) {
-    std::string dir = util::join(root, ".trash");
-    for (const auto& e : util::DirEntries(dir)) {
-      if (out_of_time()) break;
-      std::string path = util::join(dir, std::string(e.name));
-      if (!is_standard_root(project, root) && admin_dir_naming(project, path).empty()) continue;
-      GcItem item{"orphan", "aside",
-                  "",       aside_snapshot_ref(path),
-                  path,     "a discarded tree left to be deleted",
-                  ""};
-      if (std::string why = aside_may_go(project, path); !why.empty()) {
-        item.reason = why;
+  for (const auto& path : asides) {
+    if (out_of_time()) break;
+    std::string root = util::dirname(util::dirname(path));
+    if (!is_standard_root(project, root) && admin_dir_naming(project, path).empty()) continue;
+    GcItem item{"orphan", "aside",
+                "",       aside_snapshot_ref(path),
+                path,     "a discarded tree left to be deleted",
+                ""};
+    if (std::string why = aside_may_go(project, path); !why.empty()) {
+      item.reason = why;
+      report.skipped.push_back(item);
+      continue;
+    }
+    // Its deletion is the end of the watcher's state of it too (not another item).
+    note_handled(path);
+    if (!options.dry_run) {
+      if (!trash_lock) {
+        item.reason = "the background deleter is at work on it";
         report.skipped.push_back(item);
         continue;
       }
-      if (!options.dry_run) {
-        if (!trash_lock) {
-          item.reason = "the background deleter is at work on it";
-          report.skipped.push_back(item);
-          continue;
-        }
-        // Its snapshot checked against a full look at the tree first, as the deleter does.
-        settle_aside(project, path, true);
-        if (std::string why = aside_may_go(project, path);
-            !why.empty() || !remove_aside(project, path)) {
-          item.reason = why.empty() ? "it could not be deleted" : why;
-          report.skipped.push_back(item);
-          continue;
-        }
+      // Its snapshot checked against a full look at the tree first, as the deleter does.
+      settle_aside(project, path, true);
+      if (std::string why = aside_may_go(project, path);
+          !why.empty() || !remove_aside(project, path)) {
+        item.reason = why.empty() ? "it could not be deleted" : why;
+        report.skipped.push_back(item);
+        continue;
       }
-      report.removed.push_back(item);
     }
+    report.removed.push_back(item);
   }
 
   // ---- orphans: shadow indexes of workspaces that are gone ----
@@ -781,7 +887,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
 
   if (out_of_time()) return report;
   // ---- orphans: the watcher's state of trees that are gone ----
-  collect_watch_orphans(project, options.dry_run, report, out_of_time);
+  collect_watch_orphans(project, options.dry_run, handled, report, out_of_time);
 
   if (out_of_time()) return report;
   // ---- orphans: fork records whose attempts were all discarded one by one (not picked) ----
@@ -835,6 +941,33 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   }
   BERTH_TRY(collect_plain_repositories(project, options, older_than, now, report));
   return report;
+}
+
+void start_light_gc_after_discard(const Project& project, const std::vector<std::string>& names) {
+  const auto& config = project.config();
+  if (names.empty() || project.helper().empty() || !config.get_bool("gc.auto")) return;
+  std::vector<std::string> args{"for-each-ref", "--format=%(refname)"};
+  for (const auto& name : names)
+    args.push_back(trash_prefix(name));
+  auto listed = git_status_of(repo_call(project, args));
+  if (!listed || !listed->ok()) return;
+  // Each ref: refs/berth/trash/<slug>/<unix time>[-N]; grouped by its folder.
+  std::vector<TrashEntry> entries;
+  for (const auto& ref : split_lines(listed->out)) {
+    size_t slash = ref.rfind('/');
+    if (ref.empty() || slash == std::string::npos) continue;
+    entries.push_back({ref.substr(0, slash), std::strtoll(ref.c_str() + slash + 1, nullptr, 10)});
+  }
+  if (expired_snapshots(entries, config.get_int("trash.keep"), config.get_int("trash.keep_days"),
+                        unix_now())
+          .empty())
+    return;
+  util::SpawnOptions spawn;
+  spawn.argv = {project.helper(), "-C", project.common_dir(), "--quiet", "gc", "--auto"};
+  spawn.in = spawn.out = spawn.err = util::Stream::null;
+  spawn.group = util::ProcessGroup::session;
+  spawn.close_other_fds = true;
+  if (auto child = util::spawn(spawn)) child->detach();
 }
 
 void to_json(nlohmann::json& j, const GcReport& report) {

@@ -72,7 +72,14 @@ struct GcReport {
 
 Result<GcReport> collect_garbage(const Project& project, const GcOptions& options);
 
-/// NAME@TIME (TIME as in the ref's last part: unix seconds, maybe "-N") or a full snapshot ref,
+/// After `discard` with no pool (pool.size = 0: no background filler, which runs the light pass
+/// otherwise): when a discarded name now has expired snapshots, start the light pass
+/// (`berth gc --auto`) detached, off the caller's path. Nothing with gc.auto = false. Costs the
+/// caller one `git for-each-ref` of those names' snapshots.
+void start_light_gc_after_discard(const Project& project, const std::vector<std::string>& names);
+
+/// NAME@TIME (TIME as in the ref's last part: unix seconds, maybe "-N"; or ISO 8601 UTC as the
+/// JSON documents give it, YYYY-MM-DDTHH:MM:SSZ) or a full snapshot ref,
 /// as a ref; bad_snapshot when it is neither.
 Result<std::string> snapshot_ref_of(std::string_view spec);
 

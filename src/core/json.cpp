@@ -92,6 +92,12 @@ void to_json(nlohmann::json& j, const Snapshot& s) {
   j["state"] = s.state;
   j["problem"] = s.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.problem);
   j["missing"] = s.missing;
+  // NAME@TIME, as `restore` and `trash drop` take it (TIME: the ref's last part); a salvaged copy
+  // is named by its ref.
+  const std::string_view trash = "refs/berth/trash/";
+  j["spec"] = s.ref.rfind(trash, 0) == 0 && s.ref.rfind('/') >= trash.size()
+                  ? nlohmann::json(s.name + "@" + s.ref.substr(s.ref.rfind('/') + 1))
+                  : nlohmann::json(nullptr);
 }
 
 void to_json(nlohmann::json& j, const SetupReport& r) {

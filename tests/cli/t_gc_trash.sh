@@ -1,8 +1,8 @@
 # The trash: `restore NAME@TIME` (and the full ref) restores any snapshot, not only the newest;
 # `restore --list` says what each holds; `trash list|drop|purge` with --dry-run; snapshots with
 # untracked and uncommitted content survive the user's `git gc --prune=now` byte for byte; bad
-# input (a bad duration, a bad NAME@TIME, an unknown subcommand) is a one-line error with its code
-# and exit status and changes nothing.
+# input (a bad duration, --keep -1, a bad NAME@TIME, an unknown snapshot or subcommand, a bad
+# gc.max_disk) is a one-line error with its code and exit status and changes nothing.
 . "$(dirname "$0")/common.sh"
 make_repo app
 
@@ -40,6 +40,15 @@ berth discard x >/dev/null
 ws=$(berth restore "$first" --as y)
 assert_eq "$(cat "$ws/round.txt")" "first"
 berth discard y >/dev/null
+# And NAME@TIME as --json gives it: `spec`, or the name and `time` (ISO 8601).
+list=$(berth --json trash list x)
+first_json() { jq -r --arg r "$first" ".snapshots[] | select(.ref == \$r) | .$1" <<<"$list"; }
+assert_eq "$(first_json spec)" "$spec_first"
+ws=$(berth restore "x@$(first_json time)")
+assert_eq "$(cat "$ws/round.txt")" "first"
+berth discard x >/dev/null
+assert_eq "$(jq -r '[.snapshots[].name] | unique | join(" ")' <<<"$list")" x "trash list x: x's only"
+assert_eq "$(berth trash list nosuch)" "no snapshot of nosuch in the trash"
 
 # Bad input: one-line errors, nothing changed.
 before=$(fingerprint)
@@ -50,6 +59,20 @@ expect_error bad_snapshot 2 berth --json trash drop x@12ab >/dev/null
 expect_error not_found 4 berth --json trash drop x@1 >/dev/null
 expect_error usage 2 berth --json trash empty >/dev/null
 expect_error usage 2 berth --json trash purge >/dev/null
+expect_error bad_duration 2 berth --json gc --older-than abc >/dev/null
+expect_error usage 2 berth --json gc --keep -1 >/dev/null
+expect_error not_found 4 berth --json trash drop nosuch >/dev/null
+expect_error not_found 4 berth --json restore x@1 >/dev/null
+expect_error config_invalid 2 berth --json -c gc.max_disk=lots gc >/dev/null
+# The same in the user's file: refused before anything is looked at, dry run or not.
+mkdir -p "$XDG_CONFIG_HOME/berth"
+printf '[gc]\nmax_disk = "lots"\n' >"$XDG_CONFIG_HOME/berth/config.toml"
+for dry in --dry-run ""; do
+  # shellcheck disable=SC2086
+  out=$(expect_error config_invalid 2 berth --json gc $dry)
+  assert_contains "$(jq -r .error.message <<<"$out")" "gc.max_disk = lots"
+done
+rm "$XDG_CONFIG_HOME/berth/config.toml"
 # Dry runs change nothing either, and name what would go.
 out=$(berth --json trash drop "$spec_first" --dry-run)
 assert_eq "$(jq -r '.snapshots[].ref' <<<"$out")" "$first"

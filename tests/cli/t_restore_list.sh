@@ -12,7 +12,7 @@ berth new y >/dev/null && berth discard y >/dev/null
 
 json=$(berth --json restore --list)
 assert_eq "$(jq length <<<"$json")" 3
-assert_eq "$(jq -r '.[0] | keys | join(",")' <<<"$json")" "base,branch,branch_tip,commit,head,head_ref,holds,ignored_bytes,ignored_files,missing,name,nested,owner,problem,ref,setup_bytes,setup_files,state,time"
+assert_eq "$(jq -r '.[0] | keys | join(",")' <<<"$json")" "base,branch,branch_tip,commit,head,head_ref,holds,ignored_bytes,ignored_files,missing,name,nested,owner,problem,ref,setup_bytes,setup_files,spec,state,time"
 x=$(berth --json restore --list x)
 assert_eq "$(jq -r 'map(.name) | unique | join(",")' <<<"$x")" x
 assert_eq "$(jq length <<<"$x")" 2

@@ -62,7 +62,11 @@ TEST(GcSnapshotSpec, NameAtTimeAndRefs) {
   EXPECT_EQ(*berth::snapshot_ref_of("feat/x@1700000000"), "refs/berth/trash/feat-x/1700000000");
   EXPECT_EQ(*berth::snapshot_ref_of("x@1700000000-2"), "refs/berth/trash/x/1700000000-2");
   EXPECT_EQ(*berth::snapshot_ref_of("refs/berth/trash/x/1"), "refs/berth/trash/x/1");
-  for (const char* bad : {"x", "@1", "x@", "x@yesterday", "x@1-", "x@1-a", "..@1"}) {
+  // The time as --json gives it.
+  EXPECT_EQ(*berth::snapshot_ref_of("x@2023-11-14T22:13:20Z"), "refs/berth/trash/x/1700000000");
+  for (const char* bad :
+       {"x", "@1", "x@", "x@yesterday", "x@1-", "x@1-a", "..@1", "x@2023-11-14T22:13:20",
+        "x@2023-13-14T22:13:20Z", "x@2023-11-14 22:13:20Z"}) {
     auto r = berth::snapshot_ref_of(bad);
     ASSERT_FALSE(r) << bad;
     EXPECT_EQ(r.error().code, ErrorCode::bad_snapshot);

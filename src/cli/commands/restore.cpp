@@ -7,8 +7,12 @@
 namespace cli {
 
 // restore --list and `trash list`: the trash, newest first as berth::list_snapshots gives it.
-std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context) {
-  if (snaps.empty()) return context.quiet ? std::string() : "the trash is empty\n";
+std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& context,
+                           const std::string& filter) {
+  if (snaps.empty())
+    return context.quiet    ? std::string()
+           : filter.empty() ? "the trash is empty\n"
+                            : fmt::format("no snapshot of {} in the trash\n", filter);
   int64_t now = static_cast<int64_t>(::time(nullptr));
   std::vector<std::vector<std::string>> rows{
       {"NAME@TIME", "DISCARDED", "HOLDS", "IGNORED (NOT SAVED)", "REF"}};
@@ -16,7 +20,9 @@ std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& con
     std::string when = age(unix_time(str(s, "time")), now) + " ago";
     // NAME@TIME, as `restore` and `trash drop` take it: the ref's last part is the time.
     std::string ref = str(s, "ref");
-    std::string spec = str(s, "name") + "@" + ref.substr(ref.rfind('/') + 1);
+    std::string spec = s.contains("spec") && s["spec"].is_string()
+                           ? s["spec"].get<std::string>()
+                           : str(s, "name") + "@" + ref.substr(ref.rfind('/') + 1);
     // What it holds beyond its base: commits, changed files and their size.
     std::string holds = "-";
     if (s.contains("holds") && s["holds"].is_object())
@@ -49,7 +55,8 @@ std::string snapshots_text(const nlohmann::json& snaps, const RenderContext& con
 }
 
 std::string render_restore(const nlohmann::json& document, const RenderContext& context) {
-  if (context.params.value("list", false)) return snapshots_text(document, context);
+  if (context.params.value("list", false))
+    return snapshots_text(document, context, str(context.params, "name"));
   return str(document["workspace"], "path") + "\n";
 }
 

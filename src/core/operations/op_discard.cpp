@@ -1,5 +1,6 @@
 #include "berth/fork.hpp"
 #include "berth/json.hpp"
+#include "core/gc.hpp"
 #include "core/lease.hpp"
 #include "core/operations/params.hpp"
 #include "core/registry.hpp"
@@ -73,6 +74,10 @@ Entry discard_entry() {
               if (auto fork = load_fork(project, p.string("name")); fork && *fork)
                 return discard_fork(project, p.string("name"), force, trash);
             auto d = BERTH_TRY(std::move(discarded));
+            // With no pool, no filler runs the light gc pass: one of its own when this discard
+            // left expired trash (a filler does it otherwise).
+            if (project.config().get_int("pool.size") <= 0)
+              start_light_gc_after_discard(project, {d.workspace.name});
             Outcome out{d, d.warnings, {}, 0};
             // The snapshot keeps tracked and untracked work, never ignored files: say what went.
             if (!d.ignored_counted && d.ignored_present)

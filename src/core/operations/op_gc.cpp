@@ -4,6 +4,9 @@
 #include "util/try.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace berth::ops {
 
@@ -43,6 +46,13 @@ Entry gc_entry() {
             // so that the caller never reads more config than it must).
             if (options.automatic && !project.config().get_bool("gc.auto"))
               return Outcome{GcReport{}, {}, {}, 0};
+            // The pass a discard started on its own (no pool): a good neighbour, as the filler.
+            if (options.automatic) {
+              (void)::setpriority(PRIO_PROCESS, 0, 19);
+              constexpr int kIoprioClassIdle = 3, kIoprioClassShift = 13, kIoprioWhoProcess = 1;
+              (void)::syscall(SYS_ioprio_set, kIoprioWhoProcess, 0,
+                              kIoprioClassIdle << kIoprioClassShift);
+            }
             auto report = BERTH_TRY(collect_garbage(project, options));
             return Outcome{report, report.warnings, {}, 0};
           }};
