@@ -271,15 +271,65 @@ Result<void> end_journal(const Project& project, const Journal& j) {
   return {};
 }
 
-// A three-way merge of the folder's and the workspace's changes since the base, as a tree: the
-// paths both changed are merged as text (`git merge-file`), any other overlap (binary, deleted
-// on one side, different types) is a conflict. Nothing is written but objects and a scratch index.
+// What one side (the workspace, or the user in the folder) changed since the base: path -> its
+// entry now (new_mode "000000" when it deleted the path). No rename detection: a rename is a
+// deletion and an addition.
+using Changes = std::map<std::string, RawChange>;
+Result<Changes> changes_of(const Project& project, const std::string& base,
+                           const std::string& now) {
+  auto out =
+      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", base, now})));
+  Changes changes;
+  for (auto& c : parse_diff_raw(out.out))
+    changes.emplace(c.path, std::move(c));
+  return changes;
+}
+bool present(const RawChange& c) {
+  return c.new_mode.find_first_not_of('0') != std::string::npos;
+}
+bool same_end(const RawChange& a, const RawChange& b) {
+  return a.new_mode == b.new_mode && a.new_oid == b.new_oid;
+}
+
+// The paths where the workspace's and the user's changes meet: a path both changed, each to
+// something else; and a path one side made a file (or symlink) of while the other made something
+// exist below it (a file replaced by a folder on one side, files added in that folder on the
+// other, or the other way round). Sorted, each once.
+std::vector<std::string> clashes(const Changes& agent, const Changes& user) {
+  std::set<std::string> out;
+  for (const auto& [path, change] : agent)
+    if (auto u = user.find(path); u != user.end() && !same_end(change, u->second)) out.insert(path);
+  auto below = [&](const Changes& one, const Changes& other) {
+    for (const auto& [path, change] : one) {
+      if (!present(change)) continue;
+      for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0;
+           slash = path.rfind('/', slash - 1)) {
+        auto above = other.find(path.substr(0, slash));
+        if (above != other.end() && present(above->second)) {
+          out.insert(path);
+          out.insert(above->first);
+        }
+        if (slash == 0) break;
+      }
+    }
+  };
+  below(agent, user);
+  below(user, agent);
+  return {out.begin(), out.end()};
+}
+
+// The folder's state after the accept, as a tree: the folder now (`folder`) with the workspace's
+// changes since the base applied, each path as the workspace has it. The paths that clash with the
+// user's changes (`clashing`, only with --merge) are merged as text (`git merge-file`) when the
+// base, the folder and the workspace all hold a regular file there; any other clash (binary,
+// deleted on one side, a file against a folder, different types) is a conflict. Nothing is
+// written but objects and a scratch index.
 struct Merged {
   std::string tree;
   std::vector<std::string> conflicts;
 };
-Result<Merged> merge_trees(const Project& project, const std::string& base, const std::string& ours,
-                           const std::string& theirs) {
+Result<Merged> merge_trees(const Project& project, const std::string& folder, const Changes& agent,
+                           const Changes& user, const std::vector<std::string>& clashing) {
   std::string scratch = util::join(project.berth_dir(), "tmp");
   (void)util::make_dirs(scratch);
   std::string index = util::join(scratch, fmt::format("plain-merge-{}", ::getpid()));
@@ -294,31 +344,34 @@ Result<Merged> merge_trees(const Project& project, const std::string& base, cons
     std::string path;
     ~Cleanup() { ::unlink(path.c_str()); }
   } cleanup{index};
-  BERTH_TRY(git(call({"read-tree", "-m", "-i", "--aggressive", base, ours, theirs})));
-  auto unmerged = BERTH_TRY(git(call({"ls-files", "-u", "-z"})));
-  // path -> stage -> (mode, blob)
-  std::map<std::string, std::map<int, std::pair<std::string, std::string>>> stages;
-  for (const auto& rec : split_z(unmerged.out)) {
-    auto tab = rec.find('\t');
-    if (tab == std::string::npos || rec.size() < tab) continue;
-    std::string meta = rec.substr(0, tab), path = rec.substr(tab + 1);
-    auto s1 = meta.find(' '), s2 = meta.rfind(' ');
-    if (s1 == std::string::npos || s2 == s1) continue;
-    stages[path][std::stoi(meta.substr(s2 + 1))] = {meta.substr(0, s1),
-                                                    meta.substr(s1 + 1, s2 - s1 - 1)};
+  BERTH_TRY(git(call({"read-tree", folder})));
+  std::set<std::string> clash(clashing.begin(), clashing.end());
+  // Removals first, then the entries written: the index drops a file where a folder comes (and
+  // the other way round) by itself.
+  std::string removals, entries;
+  for (const auto& [path, change] : agent) {
+    if (clash.count(path)) continue;
+    if (present(change))
+      entries += fmt::format("{} {} 0\t{}\n", change.new_mode, change.new_oid, path);
+    else
+      removals += fmt::format("0 {}\t{}\n", project.null_oid(), path);
   }
   Merged m;
   auto regular = [](const std::string& mode) { return mode == "100644" || mode == "100755"; };
-  for (const auto& [path, st] : stages) {
-    if (st.size() != 3 || !regular(st.at(1).first) || !regular(st.at(2).first) ||
-        !regular(st.at(3).first)) {
+  for (const auto& path : clashing) {
+    auto a = agent.find(path);
+    auto u = user.find(path);
+    // Both changed this very path (not a file against a folder), all three a regular file.
+    if (a == agent.end() || u == user.end() || !regular(a->second.old_mode) ||
+        !regular(a->second.new_mode) || !regular(u->second.new_mode)) {
       m.conflicts.push_back(path);
       continue;
     }
     std::vector<std::string> files;
-    for (int s : {2, 1, 3}) {
-      std::string f = util::join(scratch, fmt::format("plain-merge-{}-{}", ::getpid(), s));
-      auto blob = BERTH_TRY(git(repo_call(project, {"cat-file", "blob", st.at(s).second})));
+    for (const auto* oid : {&u->second.new_oid, &a->second.old_oid, &a->second.new_oid}) {
+      std::string f =
+          util::join(scratch, fmt::format("plain-merge-{}-{}", ::getpid(), files.size()));
+      auto blob = BERTH_TRY(git(repo_call(project, {"cat-file", "blob", *oid})));
       if (auto w = util::write_file(f, blob.out); !w) return fail(ErrorCode::io_error, w.error());
       files.push_back(f);
     }
@@ -335,12 +388,13 @@ Result<Merged> merge_trees(const Project& project, const std::string& base, cons
     hash.input = merged.out;
     std::string blob = chomp(BERTH_TRY(git(hash)).out);
     // The workspace's mode when it changed it, else the folder's.
-    std::string mode = st.at(3).first != st.at(1).first ? st.at(3).first : st.at(2).first;
-    BERTH_TRY(git(
-        call({"update-index", "--index-info"},
-             fmt::format("0 {}\t{}\n{} {} 0\t{}\n", project.null_oid(), path, mode, blob, path))));
+    const std::string& mode =
+        a->second.new_mode != a->second.old_mode ? a->second.new_mode : u->second.new_mode;
+    entries += fmt::format("{} {} 0\t{}\n", mode, blob, path);
   }
   if (!m.conflicts.empty()) return m;
+  if (!removals.empty() || !entries.empty())
+    BERTH_TRY(git(call({"update-index", "--index-info"}, removals + entries)));
   m.tree = chomp(BERTH_TRY(git(call({"write-tree"}))).out);
   return m;
 }
@@ -527,17 +581,11 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
     a.warnings.push_back(fmt::format("workspace '{}' has no change to accept", w.name));
     return a;
   }
-  auto agent = BERTH_TRY(paths_between(project, base_tree, now.work_tree));
-  auto user = BERTH_TRY(paths_between(project, base_tree, folder_now));
-  std::vector<std::string> both;
-  std::set_intersection(agent.begin(), agent.end(), user.begin(), user.end(),
-                        std::back_inserter(both));
+  auto agent = BERTH_TRY(changes_of(project, base_tree, now.work_tree));
+  auto user = BERTH_TRY(changes_of(project, base_tree, folder_now));
   // A file the folder already holds exactly as the workspace has it (the same edit made twice, an
-  // accept that doctor --repair finished) is no clash.
-  if (!both.empty()) {
-    auto differ = BERTH_TRY(paths_between(project, folder_now, now.work_tree));
-    std::erase_if(both, [&](const std::string& path) { return !differ.count(path); });
-  }
+  // accept that doctor --repair finished) is no clash; a file against a folder is.
+  std::vector<std::string> both = clashes(agent, user);
   if (!both.empty() && !options.merge) {
     Error e{ErrorCode::plain_folder_changed,
             fmt::format("{} file(s) the workspace changed were changed in {} too; nothing was "
@@ -548,7 +596,7 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
             std::nullopt, both};
     return tl::unexpected(std::move(e));
   }
-  Merged merged = BERTH_TRY(merge_trees(project, base_tree, folder_now, now.work_tree));
+  Merged merged = BERTH_TRY(merge_trees(project, folder_now, agent, user, both));
   if (!merged.conflicts.empty()) {
     a.conflicts = merged.conflicts;
     a.hint = fmt::format("workspace '{}' conflicts with your changes in {}; nothing was changed; "
