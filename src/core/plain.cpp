@@ -80,17 +80,47 @@ std::string linked_repo(const std::string& folder) {
   return marker && marker->folder == folder ? repo : "";
 }
 
-Result<PlainLocation> make_plain(const std::string& folder) {
-  std::string home = util::real_path(util::home_dir()).value_or(util::home_dir());
+// Folders berth never keeps as plain folders: a snapshot of them would take berth's own private
+// repositories or workspaces (and a workspace made there would be written into the folder).
+Result<void> refuse_unkeepable(const std::string& folder) {
+  auto real = [](const std::string& path) { return util::real_path(path).value_or(path); };
+  std::string home = real(util::home_dir());
+  std::string data = real(util::join(util::data_home(), "berth"));
+  std::string roots = util::join(home, "berth");
   if (folder == "/" || folder == home)
     return fail(
         ErrorCode::not_a_repository,
         fmt::format("berth does not keep {} as a plain folder (it holds everything)", folder),
         "run berth in the folder of one project, or point -C at it");
-  if (util::is_within(folder, util::join(util::data_home(), "berth")))
+  if (util::is_within(home, folder))
     return fail(ErrorCode::not_a_repository,
-                fmt::format("{} is inside berth's own data directory", folder),
+                fmt::format("berth does not keep {} as a plain folder: it holds your home "
+                            "directory {}",
+                            folder, home),
+                "run berth in the folder of one project, or point -C at it");
+  if (util::is_within(data, folder))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("berth does not keep {} as a plain folder: it holds berth's own data "
+                            "directory {}",
+                            folder, data),
+                "run berth in the folder of one project, or point -C at it");
+  if (util::is_within(folder, data))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("berth does not keep {} as a plain folder: it is inside berth's own "
+                            "data directory {}",
+                            folder, data),
                 "run berth in a project folder");
+  if (util::is_within(folder, roots))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("berth does not keep {} as a plain folder: berth makes its "
+                            "workspaces in {}",
+                            folder, roots),
+                "run berth in a project folder, or in one of its workspaces");
+  return {};
+}
+
+Result<PlainLocation> make_plain(const std::string& folder) {
+  BERTH_TRY(refuse_unkeepable(folder));
   if (std::string repo = linked_repo(folder); !repo.empty()) return PlainLocation{folder, repo, ""};
   // The id is the first path's hash; another folder that once had that path keeps its own.
   std::string id = fmt::format("{:016x}", static_cast<uint64_t>(util::fnv1a(folder)));
@@ -171,7 +201,50 @@ Result<void> open_nested_repositories(const Project& project) {
 Result<std::string> folder_tree(const Project& project) {
   BERTH_TRY(write_excludes(project));
   BERTH_TRY(open_nested_repositories(project));
-  BERTH_TRY(git(folder_call(project, {"add", "-A"})));
+  // --ignore-errors: every file that cannot be read is named (not only the first); a folder git
+  // cannot open is a warning only, yet the snapshot would lack it. Either is refused.
+  for (int attempt = 1;; ++attempt) {
+    GitCall add = folder_call(project, {"add", "-A", "--ignore-errors"});
+    auto added = BERTH_TRY(git_status_of(add));
+    std::vector<std::string> unreadable;
+    for (const auto& line : split_lines(added.err)) {
+      constexpr std::string_view denied = ": Permission denied";
+      if (line.size() < denied.size() || line.substr(line.size() - denied.size()) != denied)
+        continue;
+      // error: open("PATH"): Permission denied / warning: could not open directory 'PATH/': ...
+      auto open = line.find("open(\"");
+      auto first = open != std::string::npos ? open + 6 : line.find('\'');
+      auto last = open != std::string::npos ? line.rfind("\"):") : line.rfind('\'');
+      if (first == std::string::npos || last == std::string::npos || last <= first) continue;
+      if (line[first] == '\'') ++first;
+      unreadable.push_back(line.substr(first, last - first));
+    }
+    if (!unreadable.empty()) {
+      std::sort(unreadable.begin(), unreadable.end());
+      unreadable.erase(std::unique(unreadable.begin(), unreadable.end()), unreadable.end());
+      Error e{ErrorCode::io_error,
+              fmt::format("berth cannot read {} path(s) in the folder {} (permission denied); "
+                          "nothing was changed",
+                          unreadable.size(), project.plain_folder()),
+              "make them readable (chmod -R u+rX PATH), or leave them out of snapshots with a "
+              "pattern in a .gitignore of the folder or in plain.ignore (docs/plain.md)",
+              std::nullopt, unreadable};
+      return tl::unexpected(std::move(e));
+    }
+    if (added.ok()) break;
+    // A file that went between git's listing of its folder and its reading (a tool writing
+    // there meanwhile): read the folder again, a moment later (only what changed is read).
+    if (added.err.find("No such file or directory") == std::string::npos)
+      return tl::unexpected(git_error(add, added));
+    if (attempt == 5)
+      return fail(ErrorCode::io_error,
+                  fmt::format("the folder {} kept changing while berth read it ({}); nothing was "
+                              "changed",
+                              project.plain_folder(), last_line(added.err)),
+                  "try again once the program writing there is done, or leave its scratch files "
+                  "out of snapshots (a .gitignore of the folder, or plain.ignore)");
+    ::usleep(static_cast<useconds_t>(attempt) * 50000);
+  }
   return git_out(project.common_dir(), {"--git-dir=" + project.common_dir(), "write-tree"});
 }
 
@@ -548,14 +621,48 @@ Result<std::optional<PlainLocation>> find_plain(const std::string& cwd, bool cre
   return std::nullopt;
 }
 
+namespace {
+// A private repository that holds nothing yet (no snapshot, so no workspace, trash or accept of
+// it) goes, link first, when the `new` that made it is refused: the refused `new` leaves no
+// trace. Under the project lock (`registry` holds it).
+void drop_unborn(const std::string& common_dir, const std::string& folder,
+                 const Registry& registry) {
+  auto head = git_status_of(
+      GitCall{{"--git-dir=" + common_dir, "rev-parse", "-q", "--verify", "HEAD^{commit}"},
+              common_dir,
+              {},
+              {},
+              util::Stream::pipe});
+  if (!head || head->ok()) return;
+  auto records = registry.load_all();
+  if (!records || !records->empty() ||
+      util::exists(util::join(common_dir, "berth/plain-accept.json")))
+    return;
+  if (auto id = util::read_file(link_of(folder)); id && chomp(*id) == util::basename(common_dir))
+    ::unlink(link_of(folder).c_str());
+  (void)util::remove_tree(common_dir);
+}
+} // namespace
+
+void drop_unborn_plain(const std::string& common_dir, const std::string& folder) {
+  Registry registry(util::join(common_dir, "berth"));
+  auto lock = registry.lock();
+  if (lock) drop_unborn(common_dir, folder, registry);
+}
+
 Result<std::string> plain_snapshot(const Project& project) {
   // Under the project lock: two commands snapshotting at once would fight over the private index
   // (no user hook runs here: hooksPath is off for the folder's calls).
   Registry registry(project.berth_dir());
   auto lock = BERTH_TRY(registry.lock());
   BERTH_TRY(refuse_interrupted(project, "run `berth doctor --repair` to finish it"));
-  std::string tree = BERTH_TRY(folder_tree(project));
-  return commit_folder(project, tree, "berth: snapshot of the folder");
+  auto tree = folder_tree(project);
+  if (!tree) {
+    // The folder's first snapshot failed (a file berth cannot read): no trace of it is kept.
+    drop_unborn(project.common_dir(), project.plain_folder(), registry);
+    return tl::unexpected(tree.error());
+  }
+  return commit_folder(project, *tree, "berth: snapshot of the folder");
 }
 
 Result<Accepted> plain_accept(const Project& project, const Workspace& w,
