@@ -15,11 +15,13 @@
 #include "util/process_info.hpp"
 
 #include <algorithm>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace berth {
@@ -37,29 +39,44 @@ std::string marker_of(const std::string& common_dir) {
   return util::join(common_dir, "berth/plain.json");
 }
 
+// A folder's identity: its device and inode, and its birth time where the file system keeps one
+// (0 where not): an inode number freed by a deleted folder and given to a new one is another
+// folder.
+struct Identity {
+  uint64_t device = 0, inode = 0;
+  int64_t born = 0; ///< birth time, in nanoseconds
+  bool same(const Identity& o) const {
+    return device == o.device && inode == o.inode && (born == 0 || o.born == 0 || born == o.born);
+  }
+};
 struct Marker {
   std::string folder;
-  uint64_t device = 0, inode = 0;
+  Identity identity;
 };
 std::optional<Marker> read_marker(const std::string& common_dir) {
   auto text = util::read_file(marker_of(common_dir));
   if (!text) return std::nullopt;
   auto j = nlohmann::json::parse(*text, nullptr, false);
   if (!j.is_object() || !j.contains("folder") || !j["folder"].is_string()) return std::nullopt;
-  return Marker{j["folder"].get<std::string>(), j.value("device", uint64_t{0}),
-                j.value("inode", uint64_t{0})};
+  return Marker{
+      j["folder"].get<std::string>(),
+      {j.value("device", uint64_t{0}), j.value("inode", uint64_t{0}), j.value("born", int64_t{0})}};
 }
-std::pair<uint64_t, uint64_t> identity_of(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return {0, 0};
-  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+Identity identity_of(const std::string& path) {
+  struct statx st;
+  if (::statx(AT_FDCWD, path.c_str(), 0, STATX_INO | STATX_BTIME, &st) != 0) return {};
+  Identity id{::makedev(st.stx_dev_major, st.stx_dev_minor), st.stx_ino, 0};
+  if (st.stx_mask & STATX_BTIME)
+    id.born = static_cast<int64_t>(st.stx_btime.tv_sec) * 1000000000 + st.stx_btime.tv_nsec;
+  return id;
 }
 // The marker (inside the private repository) and the link (by the folder's path) name each other:
 // the link finds the repository from the folder, the marker's device and inode find a folder
 // that moved (its old link then leads nowhere).
 Result<void> write_link(const std::string& common_dir, const std::string& folder) {
-  auto [device, inode] = identity_of(folder);
-  nlohmann::json j{{"folder", folder}, {"device", device}, {"inode", inode}};
+  Identity id = identity_of(folder);
+  nlohmann::json j{{"folder", folder}, {"device", id.device}, {"inode", id.inode}};
+  if (id.born != 0) j["born"] = id.born;
   if (auto made = util::make_dirs(util::join(common_dir, "berth")); !made)
     return fail(ErrorCode::io_error, made.error());
   if (auto w = util::write_file_atomic(marker_of(common_dir), j.dump(2) + "\n"); !w)
@@ -598,26 +615,30 @@ Result<std::optional<PlainLocation>> find_plain(const std::string& cwd, bool cre
     if (util::exists(util::join(dir, ".git")) || dir == "/" || dir.empty()) break;
   }
   if (inside_git) return std::nullopt;
-  if (create) return BERTH_TRY(make_plain(cwd));
-  // Moved: a private repository whose folder is gone, recorded with the device and inode of the
-  // folder we stand in (or one above it).
-  std::map<std::pair<uint64_t, uint64_t>, std::string> here;
+  // Moved: a private repository whose folder is gone (or is another folder now), recorded with
+  // the identity of the folder we stand in (or one above it). Looked for before `new` makes a
+  // repository: a moved folder keeps its workspaces, and `doctor --repair` re-links it.
+  std::vector<std::pair<Identity, std::string>> here;
   for (std::string dir = cwd; dir != "/" && !dir.empty(); dir = util::dirname(dir))
-    here.emplace(identity_of(dir), dir);
+    here.emplace_back(identity_of(dir), dir);
   std::vector<std::string> names;
   {
     util::DirEntries entries(plain_area());
     for (const auto& entry : entries)
       if (entry.name != "by-path") names.emplace_back(entry.name);
   }
+  std::sort(names.begin(), names.end());
   for (const auto& name : names) {
     std::string repo = util::join(plain_area(), name);
     auto marker = read_marker(repo);
-    if (!marker || marker->inode == 0 || util::exists(marker->folder)) continue;
-    auto found = here.find({marker->device, marker->inode});
-    if (found != here.end())
-      return PlainLocation{found->second, util::real_path(repo).value_or(repo), marker->folder};
+    if (!marker || marker->identity.inode == 0) continue;
+    if (util::exists(marker->folder) && identity_of(marker->folder).same(marker->identity))
+      continue;
+    for (const auto& [identity, dir] : here)
+      if (identity.inode != 0 && identity.same(marker->identity))
+        return PlainLocation{dir, util::real_path(repo).value_or(repo), marker->folder};
   }
+  if (create) return BERTH_TRY(make_plain(cwd));
   return std::nullopt;
 }
 
