@@ -752,6 +752,21 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
   if (auto saved = util::write_file_atomic(journal_of(project), doc.dump(2) + "\n"); !saved)
     return fail(ErrorCode::io_error, saved.error());
   test_kill_at("plain-accept-journaled");
+  // git writes a changed file anew, with the umask's permissions: a file of the user's keeps its
+  // own (a private 0600 stays so), only its executable bit follows the workspace's.
+  std::vector<std::pair<std::string, mode_t>> permissions;
+  auto regular = [](const std::string& mode) { return mode == "100644" || mode == "100755"; };
+  for (const auto& f : a.files) {
+    if ((f.status != 'M' && f.status != 'R') || !regular(f.old_mode) || !regular(f.new_mode))
+      continue;
+    struct stat st;
+    std::string from = util::join(project.plain_folder(), f.old_path.empty() ? f.path : f.old_path);
+    if (::lstat(from.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    mode_t mode = st.st_mode & 07777;
+    if (f.new_mode == "100755" && f.old_mode != "100755") mode |= (mode & 0444) >> 2;
+    if (f.new_mode != "100755") mode &= ~static_cast<mode_t>(0111);
+    permissions.emplace_back(util::join(project.plain_folder(), f.path), mode);
+  }
   // Exactly the changed paths are written; a file that differs from the look above (the user
   // saved it meanwhile) stops git before it writes anything ("not uptodate").
   auto written =
@@ -766,6 +781,11 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
             std::nullopt,
             {}};
     return tl::unexpected(std::move(e));
+  }
+  for (const auto& [path, mode] : permissions) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) != mode)
+      (void)::chmod(path.c_str(), mode);
   }
   test_kill_at("plain-accept-written");
   BERTH_TRY(end_journal(project, j));

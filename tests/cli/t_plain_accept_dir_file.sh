@@ -63,3 +63,14 @@ assert_eq "$(cat q)" back "folder -> file again"
 assert_eq "$(cat d/x)" again "file -> folder again"
 ws=$(berth --json new after | jq -r .workspace.path)
 assert_eq "$(cat "$ws/q")" back "the next base"
+
+# A file accept rewrites keeps its own permissions (a private 0600 stays private), only the
+# executable bit follows the workspace.
+seq 1 30 >private && chmod 600 private
+seq 1 40 >tool && chmod 750 tool
+seq 1 50 >script && chmod 640 script
+ws=$(berth --json new perms | jq -r .workspace.path)
+(cd "$ws" && echo a >>private && echo b >>tool && chmod -x tool && echo c >>script && chmod +x script)
+berth --json accept perms >/dev/null
+assert_eq "$(stat -c %a private tool script | tr '\n' ' ')" "600 640 750 " "permissions after accept"
+assert_eq "$(tail -n1 private)" a "the private file's change"
