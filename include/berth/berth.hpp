@@ -114,6 +114,9 @@ struct ProjectOptions {
   /// Otherwise such a folder is a plain project only once `new` has made its repository.
   bool plain_create = false;
   bool plain_force = false;
+  /// With `plain_create`: the name of the workspace `new` makes. A name `new` would refuse
+  /// (invalid_name) is refused before any private repository is made.
+  std::string plain_workspace_name = {};
 };
 
 /// A git repository as berth sees it.

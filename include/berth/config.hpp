@@ -57,6 +57,8 @@ public:
   const std::map<std::string, ConfigEntry>& entries() const { return entries_; }
   /// Problems that did not stop loading (unknown keys, values a repository may not set).
   const std::vector<std::string>& warnings() const { return warnings_; }
+  /// One more such problem, found by the caller (a value that cannot apply where it was read).
+  void add_warning(std::string warning) { warnings_.push_back(std::move(warning)); }
 
 private:
   std::map<std::string, ConfigEntry> entries_;

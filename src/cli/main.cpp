@@ -468,6 +468,8 @@ int run_main(int argc, char** argv) {
     if (op.name == "new") {
       options.plain_create = true;
       options.plain_force = params.contains("plain") && params["plain"] == true;
+      if (params.contains("name") && params["name"].is_string())
+        options.plain_workspace_name = params["name"].get<std::string>();
     }
     auto opened = berth::Project::open(options);
     if (!opened) return fail_with(opened.error());

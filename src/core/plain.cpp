@@ -15,11 +15,13 @@
 #include "util/process_info.hpp"
 
 #include <algorithm>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace berth {
@@ -37,29 +39,44 @@ std::string marker_of(const std::string& common_dir) {
   return util::join(common_dir, "berth/plain.json");
 }
 
+// A folder's identity: its device and inode, and its birth time where the file system keeps one
+// (0 where not): an inode number freed by a deleted folder and given to a new one is another
+// folder.
+struct Identity {
+  uint64_t device = 0, inode = 0;
+  int64_t born = 0; ///< birth time, in nanoseconds
+  bool same(const Identity& o) const {
+    return device == o.device && inode == o.inode && (born == 0 || o.born == 0 || born == o.born);
+  }
+};
 struct Marker {
   std::string folder;
-  uint64_t device = 0, inode = 0;
+  Identity identity;
 };
 std::optional<Marker> read_marker(const std::string& common_dir) {
   auto text = util::read_file(marker_of(common_dir));
   if (!text) return std::nullopt;
   auto j = nlohmann::json::parse(*text, nullptr, false);
   if (!j.is_object() || !j.contains("folder") || !j["folder"].is_string()) return std::nullopt;
-  return Marker{j["folder"].get<std::string>(), j.value("device", uint64_t{0}),
-                j.value("inode", uint64_t{0})};
+  return Marker{
+      j["folder"].get<std::string>(),
+      {j.value("device", uint64_t{0}), j.value("inode", uint64_t{0}), j.value("born", int64_t{0})}};
 }
-std::pair<uint64_t, uint64_t> identity_of(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return {0, 0};
-  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+Identity identity_of(const std::string& path) {
+  struct statx st;
+  if (::statx(AT_FDCWD, path.c_str(), 0, STATX_INO | STATX_BTIME, &st) != 0) return {};
+  Identity id{::makedev(st.stx_dev_major, st.stx_dev_minor), st.stx_ino, 0};
+  if (st.stx_mask & STATX_BTIME)
+    id.born = static_cast<int64_t>(st.stx_btime.tv_sec) * 1000000000 + st.stx_btime.tv_nsec;
+  return id;
 }
 // The marker (inside the private repository) and the link (by the folder's path) name each other:
 // the link finds the repository from the folder, the marker's device and inode find a folder
 // that moved (its old link then leads nowhere).
 Result<void> write_link(const std::string& common_dir, const std::string& folder) {
-  auto [device, inode] = identity_of(folder);
-  nlohmann::json j{{"folder", folder}, {"device", device}, {"inode", inode}};
+  Identity id = identity_of(folder);
+  nlohmann::json j{{"folder", folder}, {"device", id.device}, {"inode", id.inode}};
+  if (id.born != 0) j["born"] = id.born;
   if (auto made = util::make_dirs(util::join(common_dir, "berth")); !made)
     return fail(ErrorCode::io_error, made.error());
   if (auto w = util::write_file_atomic(marker_of(common_dir), j.dump(2) + "\n"); !w)
@@ -80,17 +97,47 @@ std::string linked_repo(const std::string& folder) {
   return marker && marker->folder == folder ? repo : "";
 }
 
-Result<PlainLocation> make_plain(const std::string& folder) {
-  std::string home = util::real_path(util::home_dir()).value_or(util::home_dir());
+// Folders berth never keeps as plain folders: a snapshot of them would take berth's own private
+// repositories or workspaces (and a workspace made there would be written into the folder).
+Result<void> refuse_unkeepable(const std::string& folder) {
+  auto real = [](const std::string& path) { return util::real_path(path).value_or(path); };
+  std::string home = real(util::home_dir());
+  std::string data = real(util::join(util::data_home(), "berth"));
+  std::string roots = util::join(home, "berth");
   if (folder == "/" || folder == home)
     return fail(
         ErrorCode::not_a_repository,
         fmt::format("berth does not keep {} as a plain folder (it holds everything)", folder),
         "run berth in the folder of one project, or point -C at it");
-  if (util::is_within(folder, util::join(util::data_home(), "berth")))
+  if (util::is_within(home, folder))
     return fail(ErrorCode::not_a_repository,
-                fmt::format("{} is inside berth's own data directory", folder),
+                fmt::format("berth does not keep {} as a plain folder: it holds your home "
+                            "directory {}",
+                            folder, home),
+                "run berth in the folder of one project, or point -C at it");
+  if (util::is_within(data, folder))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("berth does not keep {} as a plain folder: it holds berth's own data "
+                            "directory {}",
+                            folder, data),
+                "run berth in the folder of one project, or point -C at it");
+  if (util::is_within(folder, data))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("berth does not keep {} as a plain folder: it is inside berth's own "
+                            "data directory {}",
+                            folder, data),
                 "run berth in a project folder");
+  if (util::is_within(folder, roots))
+    return fail(ErrorCode::not_a_repository,
+                fmt::format("berth does not keep {} as a plain folder: berth makes its "
+                            "workspaces in {}",
+                            folder, roots),
+                "run berth in a project folder, or in one of its workspaces");
+  return {};
+}
+
+Result<PlainLocation> make_plain(const std::string& folder) {
+  BERTH_TRY(refuse_unkeepable(folder));
   if (std::string repo = linked_repo(folder); !repo.empty()) return PlainLocation{folder, repo, ""};
   // The id is the first path's hash; another folder that once had that path keeps its own.
   std::string id = fmt::format("{:016x}", static_cast<uint64_t>(util::fnv1a(folder)));
@@ -171,7 +218,50 @@ Result<void> open_nested_repositories(const Project& project) {
 Result<std::string> folder_tree(const Project& project) {
   BERTH_TRY(write_excludes(project));
   BERTH_TRY(open_nested_repositories(project));
-  BERTH_TRY(git(folder_call(project, {"add", "-A"})));
+  // --ignore-errors: every file that cannot be read is named (not only the first); a folder git
+  // cannot open is a warning only, yet the snapshot would lack it. Either is refused.
+  for (int attempt = 1;; ++attempt) {
+    GitCall add = folder_call(project, {"add", "-A", "--ignore-errors"});
+    auto added = BERTH_TRY(git_status_of(add));
+    std::vector<std::string> unreadable;
+    for (const auto& line : split_lines(added.err)) {
+      constexpr std::string_view denied = ": Permission denied";
+      if (line.size() < denied.size() || line.substr(line.size() - denied.size()) != denied)
+        continue;
+      // error: open("PATH"): Permission denied / warning: could not open directory 'PATH/': ...
+      auto open = line.find("open(\"");
+      auto first = open != std::string::npos ? open + 6 : line.find('\'');
+      auto last = open != std::string::npos ? line.rfind("\"):") : line.rfind('\'');
+      if (first == std::string::npos || last == std::string::npos || last <= first) continue;
+      if (line[first] == '\'') ++first;
+      unreadable.push_back(line.substr(first, last - first));
+    }
+    if (!unreadable.empty()) {
+      std::sort(unreadable.begin(), unreadable.end());
+      unreadable.erase(std::unique(unreadable.begin(), unreadable.end()), unreadable.end());
+      Error e{ErrorCode::io_error,
+              fmt::format("berth cannot read {} path(s) in the folder {} (permission denied); "
+                          "nothing was changed",
+                          unreadable.size(), project.plain_folder()),
+              "make them readable (chmod -R u+rX PATH), or leave them out of snapshots with a "
+              "pattern in a .gitignore of the folder or in plain.ignore (docs/plain.md)",
+              std::nullopt, unreadable};
+      return tl::unexpected(std::move(e));
+    }
+    if (added.ok()) break;
+    // A file that went between git's listing of its folder and its reading (a tool writing
+    // there meanwhile): read the folder again, a moment later (only what changed is read).
+    if (added.err.find("No such file or directory") == std::string::npos)
+      return tl::unexpected(git_error(add, added));
+    if (attempt == 5)
+      return fail(ErrorCode::io_error,
+                  fmt::format("the folder {} kept changing while berth read it ({}); nothing was "
+                              "changed",
+                              project.plain_folder(), last_line(added.err)),
+                  "try again once the program writing there is done, or leave its scratch files "
+                  "out of snapshots (a .gitignore of the folder, or plain.ignore)");
+    ::usleep(static_cast<useconds_t>(attempt) * 50000);
+  }
   return git_out(project.common_dir(), {"--git-dir=" + project.common_dir(), "write-tree"});
 }
 
@@ -271,15 +361,65 @@ Result<void> end_journal(const Project& project, const Journal& j) {
   return {};
 }
 
-// A three-way merge of the folder's and the workspace's changes since the base, as a tree: the
-// paths both changed are merged as text (`git merge-file`), any other overlap (binary, deleted
-// on one side, different types) is a conflict. Nothing is written but objects and a scratch index.
+// What one side (the workspace, or the user in the folder) changed since the base: path -> its
+// entry now (new_mode "000000" when it deleted the path). No rename detection: a rename is a
+// deletion and an addition.
+using Changes = std::map<std::string, RawChange>;
+Result<Changes> changes_of(const Project& project, const std::string& base,
+                           const std::string& now) {
+  auto out =
+      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", base, now})));
+  Changes changes;
+  for (auto& c : parse_diff_raw(out.out))
+    changes.emplace(c.path, std::move(c));
+  return changes;
+}
+bool present(const RawChange& c) {
+  return c.new_mode.find_first_not_of('0') != std::string::npos;
+}
+bool same_end(const RawChange& a, const RawChange& b) {
+  return a.new_mode == b.new_mode && a.new_oid == b.new_oid;
+}
+
+// The paths where the workspace's and the user's changes meet: a path both changed, each to
+// something else; and a path one side made a file (or symlink) of while the other made something
+// exist below it (a file replaced by a folder on one side, files added in that folder on the
+// other, or the other way round). Sorted, each once.
+std::vector<std::string> clashes(const Changes& agent, const Changes& user) {
+  std::set<std::string> out;
+  for (const auto& [path, change] : agent)
+    if (auto u = user.find(path); u != user.end() && !same_end(change, u->second)) out.insert(path);
+  auto below = [&](const Changes& one, const Changes& other) {
+    for (const auto& [path, change] : one) {
+      if (!present(change)) continue;
+      for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0;
+           slash = path.rfind('/', slash - 1)) {
+        auto above = other.find(path.substr(0, slash));
+        if (above != other.end() && present(above->second)) {
+          out.insert(path);
+          out.insert(above->first);
+        }
+        if (slash == 0) break;
+      }
+    }
+  };
+  below(agent, user);
+  below(user, agent);
+  return {out.begin(), out.end()};
+}
+
+// The folder's state after the accept, as a tree: the folder now (`folder`) with the workspace's
+// changes since the base applied, each path as the workspace has it. The paths that clash with the
+// user's changes (`clashing`, only with --merge) are merged as text (`git merge-file`) when the
+// base, the folder and the workspace all hold a regular file there; any other clash (binary,
+// deleted on one side, a file against a folder, different types) is a conflict. Nothing is
+// written but objects and a scratch index.
 struct Merged {
   std::string tree;
   std::vector<std::string> conflicts;
 };
-Result<Merged> merge_trees(const Project& project, const std::string& base, const std::string& ours,
-                           const std::string& theirs) {
+Result<Merged> merge_trees(const Project& project, const std::string& folder, const Changes& agent,
+                           const Changes& user, const std::vector<std::string>& clashing) {
   std::string scratch = util::join(project.berth_dir(), "tmp");
   (void)util::make_dirs(scratch);
   std::string index = util::join(scratch, fmt::format("plain-merge-{}", ::getpid()));
@@ -294,31 +434,34 @@ Result<Merged> merge_trees(const Project& project, const std::string& base, cons
     std::string path;
     ~Cleanup() { ::unlink(path.c_str()); }
   } cleanup{index};
-  BERTH_TRY(git(call({"read-tree", "-m", "-i", "--aggressive", base, ours, theirs})));
-  auto unmerged = BERTH_TRY(git(call({"ls-files", "-u", "-z"})));
-  // path -> stage -> (mode, blob)
-  std::map<std::string, std::map<int, std::pair<std::string, std::string>>> stages;
-  for (const auto& rec : split_z(unmerged.out)) {
-    auto tab = rec.find('\t');
-    if (tab == std::string::npos || rec.size() < tab) continue;
-    std::string meta = rec.substr(0, tab), path = rec.substr(tab + 1);
-    auto s1 = meta.find(' '), s2 = meta.rfind(' ');
-    if (s1 == std::string::npos || s2 == s1) continue;
-    stages[path][std::stoi(meta.substr(s2 + 1))] = {meta.substr(0, s1),
-                                                    meta.substr(s1 + 1, s2 - s1 - 1)};
+  BERTH_TRY(git(call({"read-tree", folder})));
+  std::set<std::string> clash(clashing.begin(), clashing.end());
+  // Removals first, then the entries written: the index drops a file where a folder comes (and
+  // the other way round) by itself.
+  std::string removals, entries;
+  for (const auto& [path, change] : agent) {
+    if (clash.count(path)) continue;
+    if (present(change))
+      entries += fmt::format("{} {} 0\t{}\n", change.new_mode, change.new_oid, path);
+    else
+      removals += fmt::format("0 {}\t{}\n", project.null_oid(), path);
   }
   Merged m;
   auto regular = [](const std::string& mode) { return mode == "100644" || mode == "100755"; };
-  for (const auto& [path, st] : stages) {
-    if (st.size() != 3 || !regular(st.at(1).first) || !regular(st.at(2).first) ||
-        !regular(st.at(3).first)) {
+  for (const auto& path : clashing) {
+    auto a = agent.find(path);
+    auto u = user.find(path);
+    // Both changed this very path (not a file against a folder), all three a regular file.
+    if (a == agent.end() || u == user.end() || !regular(a->second.old_mode) ||
+        !regular(a->second.new_mode) || !regular(u->second.new_mode)) {
       m.conflicts.push_back(path);
       continue;
     }
     std::vector<std::string> files;
-    for (int s : {2, 1, 3}) {
-      std::string f = util::join(scratch, fmt::format("plain-merge-{}-{}", ::getpid(), s));
-      auto blob = BERTH_TRY(git(repo_call(project, {"cat-file", "blob", st.at(s).second})));
+    for (const auto* oid : {&u->second.new_oid, &a->second.old_oid, &a->second.new_oid}) {
+      std::string f =
+          util::join(scratch, fmt::format("plain-merge-{}-{}", ::getpid(), files.size()));
+      auto blob = BERTH_TRY(git(repo_call(project, {"cat-file", "blob", *oid})));
       if (auto w = util::write_file(f, blob.out); !w) return fail(ErrorCode::io_error, w.error());
       files.push_back(f);
     }
@@ -335,12 +478,13 @@ Result<Merged> merge_trees(const Project& project, const std::string& base, cons
     hash.input = merged.out;
     std::string blob = chomp(BERTH_TRY(git(hash)).out);
     // The workspace's mode when it changed it, else the folder's.
-    std::string mode = st.at(3).first != st.at(1).first ? st.at(3).first : st.at(2).first;
-    BERTH_TRY(git(
-        call({"update-index", "--index-info"},
-             fmt::format("0 {}\t{}\n{} {} 0\t{}\n", project.null_oid(), path, mode, blob, path))));
+    const std::string& mode =
+        a->second.new_mode != a->second.old_mode ? a->second.new_mode : u->second.new_mode;
+    entries += fmt::format("{} {} 0\t{}\n", mode, blob, path);
   }
   if (!m.conflicts.empty()) return m;
+  if (!removals.empty() || !entries.empty())
+    BERTH_TRY(git(call({"update-index", "--index-info"}, removals + entries)));
   m.tree = chomp(BERTH_TRY(git(call({"write-tree"}))).out);
   return m;
 }
@@ -471,27 +615,60 @@ Result<std::optional<PlainLocation>> find_plain(const std::string& cwd, bool cre
     if (util::exists(util::join(dir, ".git")) || dir == "/" || dir.empty()) break;
   }
   if (inside_git) return std::nullopt;
-  if (create) return BERTH_TRY(make_plain(cwd));
-  // Moved: a private repository whose folder is gone, recorded with the device and inode of the
-  // folder we stand in (or one above it).
-  std::map<std::pair<uint64_t, uint64_t>, std::string> here;
+  // Moved: a private repository whose folder is gone (or is another folder now), recorded with
+  // the identity of the folder we stand in (or one above it). Looked for before `new` makes a
+  // repository: a moved folder keeps its workspaces, and `doctor --repair` re-links it.
+  std::vector<std::pair<Identity, std::string>> here;
   for (std::string dir = cwd; dir != "/" && !dir.empty(); dir = util::dirname(dir))
-    here.emplace(identity_of(dir), dir);
+    here.emplace_back(identity_of(dir), dir);
   std::vector<std::string> names;
   {
     util::DirEntries entries(plain_area());
     for (const auto& entry : entries)
       if (entry.name != "by-path") names.emplace_back(entry.name);
   }
+  std::sort(names.begin(), names.end());
   for (const auto& name : names) {
     std::string repo = util::join(plain_area(), name);
     auto marker = read_marker(repo);
-    if (!marker || marker->inode == 0 || util::exists(marker->folder)) continue;
-    auto found = here.find({marker->device, marker->inode});
-    if (found != here.end())
-      return PlainLocation{found->second, util::real_path(repo).value_or(repo), marker->folder};
+    if (!marker || marker->identity.inode == 0) continue;
+    if (util::exists(marker->folder) && identity_of(marker->folder).same(marker->identity))
+      continue;
+    for (const auto& [identity, dir] : here)
+      if (identity.inode != 0 && identity.same(marker->identity))
+        return PlainLocation{dir, util::real_path(repo).value_or(repo), marker->folder};
   }
+  if (create) return BERTH_TRY(make_plain(cwd));
   return std::nullopt;
+}
+
+namespace {
+// A private repository that holds nothing yet (no snapshot, so no workspace, trash or accept of
+// it) goes, link first, when the `new` that made it is refused: the refused `new` leaves no
+// trace. Under the project lock (`registry` holds it).
+void drop_unborn(const std::string& common_dir, const std::string& folder,
+                 const Registry& registry) {
+  auto head = git_status_of(
+      GitCall{{"--git-dir=" + common_dir, "rev-parse", "-q", "--verify", "HEAD^{commit}"},
+              common_dir,
+              {},
+              {},
+              util::Stream::pipe});
+  if (!head || head->ok()) return;
+  auto records = registry.load_all();
+  if (!records || !records->empty() ||
+      util::exists(util::join(common_dir, "berth/plain-accept.json")))
+    return;
+  if (auto id = util::read_file(link_of(folder)); id && chomp(*id) == util::basename(common_dir))
+    ::unlink(link_of(folder).c_str());
+  (void)util::remove_tree(common_dir);
+}
+} // namespace
+
+void drop_unborn_plain(const std::string& common_dir, const std::string& folder) {
+  Registry registry(util::join(common_dir, "berth"));
+  auto lock = registry.lock();
+  if (lock) drop_unborn(common_dir, folder, registry);
 }
 
 Result<std::string> plain_snapshot(const Project& project) {
@@ -500,8 +677,13 @@ Result<std::string> plain_snapshot(const Project& project) {
   Registry registry(project.berth_dir());
   auto lock = BERTH_TRY(registry.lock());
   BERTH_TRY(refuse_interrupted(project, "run `berth doctor --repair` to finish it"));
-  std::string tree = BERTH_TRY(folder_tree(project));
-  return commit_folder(project, tree, "berth: snapshot of the folder");
+  auto tree = folder_tree(project);
+  if (!tree) {
+    // The folder's first snapshot failed (a file berth cannot read): no trace of it is kept.
+    drop_unborn(project.common_dir(), project.plain_folder(), registry);
+    return tl::unexpected(tree.error());
+  }
+  return commit_folder(project, *tree, "berth: snapshot of the folder");
 }
 
 Result<Accepted> plain_accept(const Project& project, const Workspace& w,
@@ -527,17 +709,11 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
     a.warnings.push_back(fmt::format("workspace '{}' has no change to accept", w.name));
     return a;
   }
-  auto agent = BERTH_TRY(paths_between(project, base_tree, now.work_tree));
-  auto user = BERTH_TRY(paths_between(project, base_tree, folder_now));
-  std::vector<std::string> both;
-  std::set_intersection(agent.begin(), agent.end(), user.begin(), user.end(),
-                        std::back_inserter(both));
+  auto agent = BERTH_TRY(changes_of(project, base_tree, now.work_tree));
+  auto user = BERTH_TRY(changes_of(project, base_tree, folder_now));
   // A file the folder already holds exactly as the workspace has it (the same edit made twice, an
-  // accept that doctor --repair finished) is no clash.
-  if (!both.empty()) {
-    auto differ = BERTH_TRY(paths_between(project, folder_now, now.work_tree));
-    std::erase_if(both, [&](const std::string& path) { return !differ.count(path); });
-  }
+  // accept that doctor --repair finished) is no clash; a file against a folder is.
+  std::vector<std::string> both = clashes(agent, user);
   if (!both.empty() && !options.merge) {
     Error e{ErrorCode::plain_folder_changed,
             fmt::format("{} file(s) the workspace changed were changed in {} too; nothing was "
@@ -548,7 +724,7 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
             std::nullopt, both};
     return tl::unexpected(std::move(e));
   }
-  Merged merged = BERTH_TRY(merge_trees(project, base_tree, folder_now, now.work_tree));
+  Merged merged = BERTH_TRY(merge_trees(project, folder_now, agent, user, both));
   if (!merged.conflicts.empty()) {
     a.conflicts = merged.conflicts;
     a.hint = fmt::format("workspace '{}' conflicts with your changes in {}; nothing was changed; "
@@ -576,6 +752,21 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
   if (auto saved = util::write_file_atomic(journal_of(project), doc.dump(2) + "\n"); !saved)
     return fail(ErrorCode::io_error, saved.error());
   test_kill_at("plain-accept-journaled");
+  // git writes a changed file anew, with the umask's permissions: a file of the user's keeps its
+  // own (a private 0600 stays so), only its executable bit follows the workspace's.
+  std::vector<std::pair<std::string, mode_t>> permissions;
+  auto regular = [](const std::string& mode) { return mode == "100644" || mode == "100755"; };
+  for (const auto& f : a.files) {
+    if ((f.status != 'M' && f.status != 'R') || !regular(f.old_mode) || !regular(f.new_mode))
+      continue;
+    struct stat st;
+    std::string from = util::join(project.plain_folder(), f.old_path.empty() ? f.path : f.old_path);
+    if (::lstat(from.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    mode_t mode = st.st_mode & 07777;
+    if (f.new_mode == "100755" && f.old_mode != "100755") mode |= (mode & 0444) >> 2;
+    if (f.new_mode != "100755") mode &= ~static_cast<mode_t>(0111);
+    permissions.emplace_back(util::join(project.plain_folder(), f.path), mode);
+  }
   // Exactly the changed paths are written; a file that differs from the look above (the user
   // saved it meanwhile) stops git before it writes anything ("not uptodate").
   auto written =
@@ -590,6 +781,11 @@ Result<Accepted> plain_accept(const Project& project, const Workspace& w,
             std::nullopt,
             {}};
     return tl::unexpected(std::move(e));
+  }
+  for (const auto& [path, mode] : permissions) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) != mode)
+      (void)::chmod(path.c_str(), mode);
   }
   test_kill_at("plain-accept-written");
   BERTH_TRY(end_journal(project, j));

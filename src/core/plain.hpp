@@ -35,6 +35,9 @@ std::string plain_folder_of(const std::string& common_dir);
 /// when something changed): the base of a new workspace. The private index keeps stat data, so
 /// only changed files are read.
 Result<std::string> plain_snapshot(const Project& project);
+/// A private repository that holds nothing yet (no snapshot) is removed with its link: the `new`
+/// that made it was refused. Anything else is left alone.
+void drop_unborn_plain(const std::string& common_dir, const std::string& folder);
 
 /// accept for a plain project (the workspace is held by the caller): writes the workspace's change
 /// into the folder, refusing (or with options.merge merging) files the user changed since the

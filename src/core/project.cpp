@@ -1,6 +1,7 @@
 #include "berth/berth.hpp"
 #include "core/admin_files.hpp"
 #include "core/git.hpp"
+#include "core/name.hpp"
 #include "core/plain.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
@@ -236,6 +237,8 @@ Result<Project> Project::open(const ProjectOptions& options) {
   // A plain folder (not a git repository; docs/plain.md): berth's private repository of it, or,
   // standing in one of its workspaces, the folder that repository's marker names.
   bool in_git = probed.ok() || outside_work_tree;
+  if (options.plain_create && !options.plain_workspace_name.empty())
+    BERTH_TRY(validate_name(options.plain_workspace_name));
   auto plain = BERTH_TRY(find_plain(util::real_path(p.cwd_).value_or(p.cwd_), options.plain_create,
                                     options.plain_force, in_git));
   if (!plain && in_git && lines.size() >= 4)
@@ -378,6 +381,24 @@ Result<Project> Project::open(const ProjectOptions& options) {
     p.workspace_root_ = p.default_root_;
   else
     p.workspace_root_ = util::absolute(root, anchor);
+  // A plain folder is written only by accept: its workspaces never go inside it. Its own
+  // .berth.toml (one copied from a repository, `workspace_root = ".worktrees"`) can name no other
+  // place: ignored, with a warning; the user's own setting is refused.
+  if (p.plain() && util::is_within(util::lexically_normal(p.workspace_root_), p.plain_folder_)) {
+    const ConfigSource& from = p.config_.entry("workspace_root").source;
+    if (from.layer != ConfigSource::Layer::repository) {
+      drop_unborn_plain(p.common_dir_, p.plain_folder_);
+      return fail(ErrorCode::config_invalid,
+                  fmt::format("{}: workspace_root {} is inside the plain folder {}, which berth "
+                              "writes only on accept",
+                              from.where, p.workspace_root_, p.plain_folder_),
+                  "set workspace_root to a folder outside it");
+    }
+    p.config_.add_warning(fmt::format("{}: workspace_root '{}' ignored: a plain folder's "
+                                      "workspaces are never made inside it",
+                                      from.where, configured_root));
+    p.workspace_root_ = p.default_root_;
+  }
   p.helper_ = find_helper(options.helper_path);
   return p;
 }

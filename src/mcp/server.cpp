@@ -307,6 +307,8 @@ private:
     berth::ProjectOptions options = options_;
     options.plain_create = true;
     options.plain_force = plain;
+    if (arguments.contains("name") && arguments["name"].is_string())
+      options.plain_workspace_name = arguments["name"].get<std::string>();
     auto opened = berth::Project::open(options);
     if (!opened) return tl::unexpected(opened.error());
     auto made = std::make_shared<const berth::Project>(std::move(*opened));

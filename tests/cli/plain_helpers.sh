@@ -44,3 +44,13 @@ assert_folder_unchanged() {
     return 1
   }
 }
+
+# content_digest DIR: folder_digest without the mtimes: what the folder holds (every entry's type,
+# mode, name and link target, every file's content), for comparing with a state made elsewhere.
+content_digest() {
+  (
+    cd "$1"
+    find . -printf '%y %m %p -> %l\n' | LC_ALL=C sort
+    find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum
+  ) | sha256sum | cut -d' ' -f1
+}

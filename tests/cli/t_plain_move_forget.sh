@@ -10,13 +10,27 @@ ws=$(berth --json new agent | jq -r .workspace.path)
 repo=$(dirname "$(dirname "$(find "$XDG_DATA_HOME/berth/plain" -name plain.json)")")
 
 cd "$T" && mv "$F" "$T/moved" && cd "$T/moved"
+# A new folder where the old one was is another folder (its first new makes its own repository).
+mkdir "$F" && echo other >"$F/other.txt"
 before=$(folder_digest "$T/moved")
+# Before any repair, every command in the moved folder (`new` too) finds its workspaces: `new`
+# makes no second private repository.
+assert_eq "$(berth --json list | jq -r '.[].name')" agent "workspaces in the moved folder"
+berth --json new second >/dev/null
+assert_eq "$(find "$XDG_DATA_HOME/berth/plain" -name plain.json | wc -l)" 1 "private repositories"
+berth --json discard second >/dev/null
+assert_folder_unchanged "$before" "$T/moved" "new and discard before the repair"
 doc=$(not 1 berth --json doctor)
 jq -e '.problems | map(.code) | index("plain_folder_moved") != null' <<<"$doc" >/dev/null
 berth --json doctor --repair | jq -e '.repaired | length > 0' >/dev/null
 berth --json doctor >/dev/null
 assert_eq "$(berth --json list | jq -r '.[0].name')" agent "workspace after the move"
 assert_folder_unchanged "$before" "$T/moved" "doctor"
+# The new folder at the old place is a folder of its own now.
+other=$(cd "$F" && berth --json new other | jq -r .workspace.path)
+[[ -f $other/other.txt && ! -e $other/readme.txt ]]
+assert_eq "$(cd "$F" && berth --json list | jq -r '.[].name')" other "the new folder's workspaces"
+(cd "$F" && berth --json discard other >/dev/null && berth --json forget --force >/dev/null)
 echo agent >>"$ws/readme.txt"
 berth --json accept agent --keep >/dev/null
 assert_eq "$(tail -n1 "$T/moved/readme.txt")" agent "accept into the moved folder"
