@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Ctrl-C during an accept into a plain folder: SIGINT (SIGTERM, SIGHUP in turn) to berth's whole
+# process group, as a terminal sends it, at each git call (git_fault_helpers.sh, FAULT_MODE
+# int|term|hup). The accept stops before writing anything (the folder as it was, the workspace
+# whole) or finishes writing (the folder as accepted), never half-way: exit 130 and a line saying
+# which; `berth doctor` finds nothing with no repair; the user's own edits kept; never a .git.
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/git_fault_helpers.sh"
+. "$(dirname "$0")/plain_helpers.sh"
+F=$T/folder
+make_folder "$T/template"
+reset_folder() {
+  rm -rf "$F"
+  cp -a "$T/template" "$F"
+}
+user_edits() { echo "mine" >"$F/user-new.txt"; }
+agent_work() {
+  (
+    cd "$1"
+    echo agent >>readme.txt
+    mkdir -p gen && for i in $(seq 1 20); do echo "gen $i" >"gen/f$i.txt"; done
+    mv src/lines.txt src/renamed.txt
+    chmod -x src/run.sh
+  )
+}
+make_x() {
+  reset_folder
+  cd "$F"
+  agent_work "$(berth new x)"
+  user_edits
+}
+
+reset_folder
+user_edits
+before=$(content_digest "$F")
+agent_work "$F"
+expected=$(content_digest "$F")
+make_x
+calls=$(count_git_calls accept x)
+assert_eq "$(cat "$FAULT_DIR/status")" 0 "accept without a signal"
+assert_eq "$(content_digest "$F")" "$expected" "the folder after the accept"
+((calls > 5)) || { echo "only $calls git calls seen: is the git wrapper used?" >&2; false; }
+
+modes=(int term hup)
+seen_before=0 seen_after=0
+for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
+  make_x
+  mode=${modes[k % 3]}
+  crash_at_git_call "$k" "$mode" accept x || break
+  at="SIG${mode^^} at call $k ($(cat "$FAULT_DIR/killed-at"))"
+  assert_eq "$(cat "$FAULT_DIR/status")" 130 "exit status after $at"
+  err=$(cat "$FAULT_DIR/err")
+  [[ ! -e $F/.git ]] || { echo "a .git appeared after $at" >&2; false; }
+  berth doctor >/dev/null || { berth doctor >&2; echo "doctor after $at" >&2; false; }
+  assert_eq "$(cat "$F/user-new.txt")" mine "the user's file after $at"
+  if [[ $err == *"interrupted: nothing was changed"* ]]; then
+    ((++seen_before))
+    assert_eq "$(content_digest "$F")" "$before" "the folder after $at"
+    assert_eq "$(berth --json status x | jq -r .state)" ready "the workspace after $at"
+    berth accept x >/dev/null 2>&1 || { echo "accept after $at refused" >&2; false; }
+    assert_eq "$(content_digest "$F")" "$expected" "the folder of the accept after $at"
+  elif [[ $err == *"interrupted after the landing"* || $err == *"interrupted too late"* ]]; then
+    ((++seen_after))
+    assert_eq "$(content_digest "$F")" "$expected" "the folder after $at"
+    assert_contains "$err" "written into $F" "the line after $at"
+  else
+    echo "no line saying what was done after $at: $err" >&2
+    false
+  fi
+  berth discard --force x >/dev/null 2>&1 || true
+  berth trash purge --older-than 0s >/dev/null
+done
+((seen_before > 0 && seen_after > 0)) || {
+  echo "stopped before the writing $seen_before times, after it $seen_after, of $k calls" >&2
+  false
+}
