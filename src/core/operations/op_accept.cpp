@@ -17,6 +17,9 @@ StopAtSafePoints::StopAtSafePoints(const OperationContext& context)
 StopAtSafePoints::~StopAtSafePoints() = default;
 
 std::string what_landed(const Accepted& a) {
+  // A plain folder (docs/plain.md) is its own target and work tree: written into, nothing staged.
+  if (!a.target_worktree.empty() && a.target == a.target_worktree)
+    return fmt::format("the change is written into {}", a.target);
   return a.strategy == Strategy::apply
              ? fmt::format("the change is staged in {}", a.target_worktree)
              : fmt::format("the change landed on {} ({})", a.target, a.new_commit.substr(0, 12));
