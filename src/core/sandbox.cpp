@@ -231,10 +231,19 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   prepared.layers.push_back("no new privileges");
 
   if (!prepared.missing.empty() && request.mode != SandboxMode::best_effort)
-    return fail(ErrorCode::sandbox_unavailable,
-                "the sandbox cannot be enforced here: " + join_list(prepared.missing),
-                "use --sandbox=bwrap, or --sandbox=best-effort to run with what is available "
-                "(`berth run` then lists what is missing)");
+    // Without a network namespace of its own the cause is the kernel's refusal of user
+    // namespaces, which bwrap (not setuid) needs as much: it is no way out then.
+    return fail(
+        ErrorCode::sandbox_unavailable,
+        "the sandbox cannot be enforced here: " + join_list(prepared.missing),
+        net_off && !private_network
+            ? "the kernel (or a policy) refuses the namespaces a private network needs, and "
+              "--sandbox=bwrap needs them too: use --sandbox=best-effort to run with what "
+              "is available (`berth run` then lists what is missing), or allow "
+              "unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+              "user.max_user_namespaces)"
+            : "use --sandbox=bwrap, or --sandbox=best-effort to run with what is "
+              "available (`berth run` then lists what is missing)");
   prepared.child_state = state;
   prepared.apply_in_child = child_function(state);
   return prepared;

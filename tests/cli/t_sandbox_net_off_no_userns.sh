@@ -26,6 +26,9 @@ attempt() {
   before=$(fingerprint)
   expect_error sandbox_unavailable 1 berth --json run agent --sandbox=landlock --net off -- sh -c 'echo ran >"$BERTH_WORKSPACE/ran"'
   assert_contains "$(cat "$TMPDIR/not.out")" "no private network namespace"
+  # The hint does not send the user to bwrap, which needs the same namespaces.
+  assert_contains "$(jq -r .error.hint "$TMPDIR/not.out")" "--sandbox=bwrap needs them too"
+  assert_contains "$(jq -r .error.hint "$TMPDIR/not.out")" "--sandbox=best-effort"
   [[ ! -e $(berth path agent)/ran ]]
   assert_unchanged "$before"
 
