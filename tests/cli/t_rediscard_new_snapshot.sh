@@ -18,3 +18,10 @@ assert_eq "$(jq -r '.[1].ref' <<<"$json")" "$first" "the first snapshot, kept"
 newest=$(jq -r '.[0].ref' <<<"$json")
 [[ $newest != "$first" ]] || { echo "the second discard reused the first snapshot" >&2; false; }
 assert_eq "$(git show "$newest:work.txt")" work
+
+# `restore --list NAME@TIME` (or the ref) lists that one snapshot; a bad TIME is refused.
+spec=$(jq -r '.[1].spec' <<<"$json")
+assert_eq "$(berth --json restore --list "$spec" | jq -r '[.[].ref] | join(",")')" "$first"
+assert_eq "$(berth --json restore --list "$first" | jq -r '[.[].ref] | join(",")')" "$first"
+assert_eq "$(berth --json restore --list x@1 | jq length)" 0
+expect_error bad_snapshot 2 berth --json restore --list x@abc >/dev/null
