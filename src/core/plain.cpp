@@ -11,6 +11,7 @@
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/dir.hpp"
+#include "util/file_lock.hpp"
 #include "util/paths.hpp"
 #include "util/process_info.hpp"
 
@@ -138,6 +139,14 @@ Result<void> refuse_unkeepable(const std::string& folder) {
 
 Result<PlainLocation> make_plain(const std::string& folder) {
   BERTH_TRY(refuse_unkeepable(folder));
+  if (std::string repo = linked_repo(folder); !repo.empty()) return PlainLocation{folder, repo, ""};
+  // One maker at a time: of two `new` in a folder berth has not kept before, the second waits,
+  // then finds the first one's repository by its link (else each made its own, and the folder's
+  // workspaces were split between them, all but one repository's out of view).
+  std::string links = util::dirname(link_of(folder));
+  if (auto made = util::make_dirs(links); !made) return fail(ErrorCode::io_error, made.error());
+  auto lock = util::FileLock::acquire(util::join(links, ".make.lock"));
+  if (!lock) return fail(ErrorCode::io_error, lock.error());
   if (std::string repo = linked_repo(folder); !repo.empty()) return PlainLocation{folder, repo, ""};
   // The id is the first path's hash; another folder that once had that path keeps its own.
   std::string id = fmt::format("{:016x}", static_cast<uint64_t>(util::fnv1a(folder)));
