@@ -5,9 +5,11 @@
 #include "core/capture.hpp"
 #include "core/git.hpp"
 #include "core/name.hpp"
+#include "core/pool.hpp"
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/review.hpp"
+#include "core/watch.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/dir.hpp"
@@ -833,21 +835,41 @@ Result<Forgotten> forget_plain(const Project& project, Force force) {
     auto lock = BERTH_TRY(registry.lock());
     BERTH_TRY(refuse_in_use());
   }
+  // A background filler (started by the last `new` or `discard`) finishes its pass first and
+  // starts no other while the repository goes: it would make slots in it, and start a watcher.
+  auto fillers = hold_pool_fillers(project);
   // The warm pool's slots are worktrees of the repository (full copies of the folder): they go
   // first (the drain takes the lock itself), with their folder and the workspace root when
   // nothing else is left there.
   (void)pool_drain(project);
-  if (std::string pool = util::join(project.workspace_root(), ".pool"); ::rmdir(pool.c_str()) == 0)
-    ::rmdir(project.workspace_root().c_str());
+  // (An empty .trash, the deleter's, goes too: the filler has finished.)
+  for (const char* kept : {".pool", ".trash"})
+    (void)::rmdir(util::join(project.workspace_root(), kept).c_str());
+  (void)::rmdir(project.workspace_root().c_str());
   auto lock = BERTH_TRY(registry.lock());
   BERTH_TRY(refuse_in_use()); // a `new` meanwhile keeps it
   Forgotten f{project.plain_folder(), project.common_dir()};
+  // The watcher of its workspaces goes first: it keeps state in the repository and would write
+  // it again while the repository is being removed.
+  (void)watch_stop(project.common_dir());
   // The link first: a crash after it leaves an orphan repository nobody finds, never a link to
   // half a repository.
   ::unlink(link_of(project.plain_folder()).c_str());
-  if (auto gone = util::remove_tree(project.common_dir()); !gone)
-    return fail(ErrorCode::io_error, gone.error());
-  return f;
+  // A background process of the repository's that was still finishing (a pool filler, the
+  // watcher on its way out) may write a file into it meanwhile: removed again, a few times.
+  tl::expected<void, std::string> gone;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    gone = util::remove_tree(project.common_dir());
+    if (gone || !util::exists(project.common_dir())) return f;
+    ::usleep(100000);
+  }
+  return fail(ErrorCode::io_error,
+              fmt::format("the private repository of {} is forgotten, but {} could not be removed "
+                          "whole: {}",
+                          project.plain_folder(), project.common_dir(), gone.error()),
+              fmt::format("a berth process of it may still run; once it is done, remove the folder "
+                          "(rm -rf '{}')",
+                          project.common_dir()));
 }
 
 std::string plain_pending_accept(const Project& project) {

@@ -1004,6 +1004,10 @@ Result<PoolStatus> fill_pass(const Project& project, int64_t size) {
 
 } // namespace
 
+tl::expected<util::FileLock, std::string> hold_pool_fillers(const Project& project) {
+  return util::FileLock::acquire(fill_lock_path(project));
+}
+
 bool pool_refill_in_background(const Project& project, int64_t at_least) {
   if (project.helper().empty()) return false;
   int64_t size = std::max(project.config().get_int("pool.size"), at_least);

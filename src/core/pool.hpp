@@ -3,6 +3,7 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "util/file_lock.hpp"
 
 #include <functional>
 #include <optional>
@@ -31,6 +32,10 @@ Result<std::optional<TakenSlot>> take_pool_slot(const Project& project, const st
 
 /// Where the pool keeps its records and locks: <common>/berth/pool (the trash lock too).
 std::string pool_records_dir(const Project& project);
+
+/// Waits until no background filler of the project is at work, then keeps any from starting a
+/// pass while the returned lock lives (`forget` removes the repository under it).
+tl::expected<util::FileLock, std::string> hold_pool_fillers(const Project& project);
 
 /// gc's pool orphans (docs/gc.md), each reported in `report` as removed (with `dry_run`: would be)
 /// or skipped with the reason: a ready slot whose directory is gone, or whose base commit is on no
