@@ -86,8 +86,10 @@ Result<void> refuse_unlinked(const Workspace& w) {
               fmt::format("workspace '{}' has its directory {} but not its git admin dir {} (was "
                           "the repository moved?): berth will neither use nor delete it",
                           w.name, w.path, w.git_dir),
-              "nothing was changed; run `berth doctor --repair` to re-link it (it runs `git "
-              "worktree repair`), then try again");
+              fmt::format("nothing was changed; if the repository moved, `berth doctor --repair` "
+                          "re-links it; otherwise save what you need from {0}, delete it "
+                          "yourself (rm -rf '{0}'), then `berth discard {1}`",
+                          w.path, w.name));
 }
 
 std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,
