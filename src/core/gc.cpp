@@ -643,9 +643,13 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       if (has_commits) {
         std::string why;
         if (w.state == State::landed) why = "it was accepted (kept with --keep)";
-        auto target = find_target(project, w, options.into);
+        // A plain folder's workspaces land on its private repository's one branch, which
+        // accept moves to the folder's new state (docs/plain.md): no checkout to ask.
+        std::optional<std::string> into = options.into;
+        if (!into && project.plain()) into = "folder";
+        auto target = find_target(project, w, into);
         // No target to judge by (the main checkout on no branch): said once, nothing is landed.
-        if (!target && !options.into && !no_target_said) {
+        if (!target && !into && !no_target_said) {
           report.warnings.push_back(fmt::format(
               "landed workspaces not looked for: {}; name the branch with --into BRANCH",
               target.error().message));
