@@ -186,6 +186,23 @@ Result<std::string> snapshot_ref_of(std::string_view spec) {
   return trash_prefix(name) + std::string(time);
 }
 
+Result<std::vector<Snapshot>> snapshots_for(const Project& project, std::string_view spec) {
+  if (spec.empty()) return list_snapshots(project, std::nullopt);
+  if (spec.find('@') == std::string_view::npos && spec.rfind("refs/", 0) != 0) {
+    BERTH_TRY(validate_name(spec));
+    return list_snapshots(project, spec);
+  }
+  std::string ref = BERTH_TRY(snapshot_ref_of(spec));
+  std::optional<std::string_view> name;
+  if (spec.rfind("refs/", 0) != 0) name = spec.substr(0, spec.rfind('@'));
+  auto listed = BERTH_TRY(list_snapshots(project, name));
+  std::erase_if(listed, [&](const Snapshot& s) { return s.ref != ref; });
+  if (listed.empty())
+    return fail(ErrorCode::not_found, fmt::format("no snapshot {} in the trash", spec),
+                "run `berth trash list` to see the snapshots");
+  return listed;
+}
+
 SnapshotContents snapshot_contents(const Project& project, const Snapshot& s) {
   SnapshotContents c;
   if (s.state != "ok" || s.base.empty()) return c;

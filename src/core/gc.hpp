@@ -83,6 +83,11 @@ void start_light_gc_after_discard(const Project& project, const std::vector<std:
 /// as a ref; bad_snapshot when it is neither.
 Result<std::string> snapshot_ref_of(std::string_view spec);
 
+/// What `restore --list SPEC` and `trash list SPEC` show: every snapshot (SPEC empty), a name's
+/// (invalid_name when SPEC is no workspace name), or one: NAME@TIME or a ref (bad_snapshot when
+/// malformed, not_found when the trash has no such snapshot).
+Result<std::vector<Snapshot>> snapshots_for(const Project& project, std::string_view spec);
+
 /// What a snapshot holds beyond its base, for `restore --list` and `berth trash list`.
 struct SnapshotContents {
   int64_t commits = 0; ///< commits on its branch/HEAD beyond its base

@@ -23,5 +23,10 @@ assert_eq "$(git show "$newest:work.txt")" work
 spec=$(jq -r '.[1].spec' <<<"$json")
 assert_eq "$(berth --json restore --list "$spec" | jq -r '[.[].ref] | join(",")')" "$first"
 assert_eq "$(berth --json restore --list "$first" | jq -r '[.[].ref] | join(",")')" "$first"
-assert_eq "$(berth --json restore --list x@1 | jq length)" 0
+expect_error not_found 4 berth --json restore --list x@1 >/dev/null
 expect_error bad_snapshot 2 berth --json restore --list x@abc >/dev/null
+# `trash list` takes the same: NAME@TIME, and a name that is none is refused by both.
+assert_eq "$(berth --json trash list "$spec" | jq -r '[.snapshots[].ref] | join(",")')" "$first"
+expect_error not_found 4 berth --json trash list x@1 >/dev/null
+expect_error invalid_name 2 berth --json restore --list ../x >/dev/null
+expect_error invalid_name 2 berth --json trash list ../x >/dev/null

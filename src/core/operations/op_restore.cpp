@@ -24,19 +24,8 @@ Entry restore_entry() {
           [](const Project& project, const Params& p, const OperationContext&) -> Result<Outcome> {
             std::string name = p.string("name");
             if (p.flag("list")) {
-              std::optional<std::string_view> filter;
-              // NAME@TIME or a snapshot's ref: that one snapshot (listed among its name's).
-              std::optional<std::string> only;
-              if (name.find('@') != std::string::npos || name.rfind("refs/", 0) == 0) {
-                only = BERTH_TRY(snapshot_ref_of(name));
-                if (name.rfind("refs/", 0) != 0)
-                  name = name.substr(0, name.rfind('@'));
-                else
-                  name.clear();
-              }
-              if (!name.empty()) filter = name;
-              auto snaps = BERTH_TRY(list_snapshots(project, filter));
-              if (only) std::erase_if(snaps, [&](const Snapshot& s) { return s.ref != *only; });
+              // All, NAME's, or the one NAME@TIME (or a ref) names: as `trash list` takes it.
+              auto snaps = BERTH_TRY(snapshots_for(project, name));
               // What each holds beyond its base, and how big that is.
               nlohmann::json listed = nlohmann::json::array();
               for (const auto& s : snaps) {

@@ -16,7 +16,8 @@ Entry trash_entry() {
   action_p.positional = true;
   action_p.choices = {"list", "drop", "purge"};
   Param target_p = string_param(
-      "snapshot", "with drop: NAME (all its snapshots) or NAME@TIME; with list: only NAME's");
+      "snapshot",
+      "with drop: NAME (all its snapshots) or NAME@TIME; with list: only NAME's (or that one)");
   target_p.positional = true;
   op.params = {action_p, target_p,
                string_param("older_than", "with purge: drop the snapshots older than this (7d)"),
@@ -48,13 +49,8 @@ Entry trash_entry() {
               int64_t seconds = BERTH_TRY(parse_duration(*older, "--older-than"));
               out = BERTH_TRY(trash_purge(project, seconds, dry_run));
             } else {
-              // `trash list NAME`: the snapshots of that name only (as `restore --list NAME`).
-              std::optional<std::string_view> filter;
-              if (!spec.empty()) {
-                BERTH_TRY(validate_name(spec));
-                filter = spec;
-              }
-              out = TrashOutcome{"list", dry_run, BERTH_TRY(list_snapshots(project, filter)), {}};
+              // `trash list NAME` (or NAME@TIME): as `restore --list` takes it.
+              out = TrashOutcome{"list", dry_run, BERTH_TRY(snapshots_for(project, spec)), {}};
             }
             for (const auto& s : out.snapshots)
               out.contents.push_back(snapshot_contents(project, s));
