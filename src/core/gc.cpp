@@ -14,6 +14,7 @@
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/roots.hpp"
+#include "core/setup.hpp"
 #include "core/trash.hpp"
 #include "core/watch.hpp"
 #include "core/workspace_git.hpp"
@@ -618,6 +619,17 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       return fail(ErrorCode::invalid_revision, fmt::format("--into: no branch named '{}'", branch),
                   "name a local branch, e.g. --into main (its upstream counts too)");
   }
+  // A workspace gc removes is saved to the trash, but its ignored files (build output, a
+  // local .env) are not, as with `discard`: said in the reason, in the dry run too. What set-up
+  // recreates (its clones, links, copies) is no loss and not counted.
+  std::optional<std::vector<std::string>> setup_paths;
+  auto unsaved_note = [&](const Workspace& w) -> std::string {
+    bool any = has_ignored(w.git_dir, w.path, [&] {
+      if (!setup_paths) setup_paths = setup_made_paths(project);
+      return with_setup_made(*setup_paths, w.setup_made);
+    });
+    return any ? "; its ignored files (build output and the like) are not saved" : "";
+  };
   bool no_target_said = false;
 
   // ---- workspaces: landed, idle, orphans (directory gone), quota ----
@@ -721,6 +733,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       report.skipped.push_back(item);
       continue;
     }
+    if (s.state != "missing" && s.state != "removed") item.reason += unsaved_note(w);
     doomed.push_back(item);
   }
   // Workspaces with commits that stay count against the quota too.
@@ -750,8 +763,8 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       --count;
       bytes -= quota[victim].bytes;
       doomed.push_back({"quota", "workspace", s.workspace.name, "", s.workspace.path,
-                        fmt::format("over {}: the oldest clean one (unused for {})", limit,
-                                    ago(now - s.last_used)),
+                        fmt::format("over {}: the oldest clean one (unused for {}){}", limit,
+                                    ago(now - s.last_used), unsaved_note(s.workspace)),
                         ""});
     }
     // Still over: the clean ones it would take next but for a process using them, said.
