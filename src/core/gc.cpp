@@ -404,7 +404,9 @@ std::vector<std::pair<std::string, std::string>> landing_places(const Project& p
 // Why a workspace is in use and must be left alone; "" when it is not.
 std::string in_use(const WorkspaceStatus& s) {
   if (s.state == "busy" || s.state == "creating" || s.state == "discarding")
-    return fmt::format("in use: {}", s.state);
+    return s.workspace.holder_pid > 0
+               ? fmt::format("in use: {} (by process {})", s.state, s.workspace.holder_pid)
+               : fmt::format("in use: {}", s.state);
   // berth locks its own worktrees (a reason starting "berth"); only the user's lock keeps it.
   if (!s.lock_reason.empty() && s.lock_reason.rfind(kLockReasonPrefix, 0) != 0)
     return fmt::format("locked: {}", s.lock_reason);

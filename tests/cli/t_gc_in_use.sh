@@ -25,11 +25,11 @@ for _ in $(seq 50); do [[ $(readlink /proc/$sleeper/cwd) == "$inside" ]] && brea
 
 skipped() {
   jq -r --arg c "$1" '[.skipped[] | select(.category == $c) | "\(.name): \(.reason)"] | sort | .[]' \
-    <<<"$2"
+    <<<"$2" | sed 's/(by process [0-9][0-9]*)/(by process PID)/'
 }
 want="indexed: in use: git holds its index.lock (a git command at work in it; if none is, remove the file)
 inside: process $sleeper works inside it (its current directory)
-leased: in use: busy
+leased: in use: busy (by process PID)
 locked: locked: my experiment"
 for run in --dry-run ""; do
   # shellcheck disable=SC2086
