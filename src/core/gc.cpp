@@ -887,9 +887,15 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   // ---- orphans: shadow indexes of workspaces that are gone ----
   std::string shadows = util::join(project.berth_dir(), "shadow");
   std::map<std::string, std::vector<std::string>> orphan_shadows;
+  // (A warm pool slot's shadow is kept for the workspace that will take it: not an orphan.)
+  std::set<std::string> slots;
+  if (auto pool = pool_status(project))
+    for (const auto& slot : pool->slots)
+      slots.insert(name_slug(slot.id));
   for (const auto& e : util::DirEntries(shadows)) {
     std::string file(e.name), stem = shadow_stem(file);
-    if (!stem.empty() && !records.count(stem)) orphan_shadows[stem].push_back(file);
+    if (!stem.empty() && !records.count(stem) && !slots.count(stem))
+      orphan_shadows[stem].push_back(file);
   }
   for (auto& [stem, files] : orphan_shadows) {
     if (out_of_time()) break;

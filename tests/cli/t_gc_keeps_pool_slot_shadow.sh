@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# A warm pool slot's shadow index (made ahead, for the workspace that will take the slot) is no
+# orphan: gc leaves it, while it removes the shadow of a workspace that is gone.
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/pool_helpers.sh"
+make_repo app 20
+export BERTH_POOL_SIZE=1
+berth pool fill >/dev/null
+wait_for_fillers
+shadows=$(git rev-parse --path-format=absolute --git-common-dir)/berth/shadow
+slot_shadows() { find "$shadows" -maxdepth 1 -name 'slot-*' | sort; }
+before=$(slot_shadows)
+[[ -n $before ]] || skip "no shadow index was made for the slot here (no watcher?)"
+touch "$shadows/gone-ws.index"
+out=$(berth --json gc)
+assert_eq "$(slot_shadows)" "$before" "the slot's shadow after gc"
+assert_contains "$(jq -r '[.removed[] | select(.kind == "shadow") | .path] | join(",")' <<<"$out")" "gone-ws"
+assert_not_contains "$(jq -r '[.removed[] | .path] | join(",")' <<<"$out")" "slot-"
