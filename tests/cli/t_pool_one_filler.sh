@@ -32,9 +32,13 @@ wait_for_fillers
 kill "$sampler"
 wait "$sampler" 2>/dev/null || true
 most=$(sort -n "$TMPDIR/counts" | tail -1)
-# 2 at most for a moment: a filler started while none held the lock (the last one had released
-# it, or the first was still starting) tries the lock and leaves at once when another has it.
-if ((most > 2)); then
+over=$(awk '$1 > 2' "$TMPDIR/counts" | wc -l)
+samples=$(wc -l <"$TMPDIR/counts")
+# One at work, and for a moment one or two more: a command that finds nobody holding the lock
+# (the last filler had released it, or the one just started is not running yet: a slow start
+# under ASan or load) starts one, which tries the lock and leaves at once when another has it.
+# Never a pile (QA once counted 83), and more than 2 only in a few samples.
+if ((most > 4 || over * 10 > samples)); then
   echo "up to $most background fillers of one project at a time (counts: $(sort -n "$TMPDIR/counts" | uniq -c | tr '\n' ' '))" >&2
   exit 1
 fi
