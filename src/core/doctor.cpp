@@ -196,9 +196,7 @@ void check_record(const Project& project, const Registry& registry,
            fmt::format("workspace '{}': its directory {} is there but its git admin dir {} is "
                        "not; berth will not delete it",
                        w.name, w.path, w.git_dir),
-           fmt::format("save what you need from the directory, delete it yourself (rm -rf "
-                       "'{}'), then `berth discard {}`",
-                       w.path, w.name)});
+           unlinked_advice(w)});
       return;
     }
     if (auto problem = tree_claim_problem(project, records, w); !problem.empty()) {

@@ -16,6 +16,7 @@
 #include "core/roots.hpp"
 #include "core/setup.hpp"
 #include "core/trash.hpp"
+#include "core/tree_claim.hpp"
 #include "core/watch.hpp"
 #include "core/workspace_git.hpp"
 #include "util/child_process.hpp"
@@ -633,6 +634,14 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
     return any ? "; its ignored files (build output and the like) are not saved" : "";
   };
   bool no_target_said = false;
+  // The branches "landed" is judged against, read once per target branch (not per workspace).
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> places_of;
+  auto places = [&](const std::string& branch) -> const auto& {
+    auto it = places_of.find(branch);
+    if (it == places_of.end())
+      it = places_of.emplace(branch, landing_places(project, branch)).first;
+    return it->second;
+  };
 
   // ---- workspaces: landed, idle, orphans (directory gone), quota ----
   std::vector<GcItem> doomed; // workspaces, in the order they go
@@ -654,9 +663,8 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
       // Its directory is there, git's admin dir of it is not: no snapshot can be taken through
       // git, and the files may be work. The user's to look at (doctor says the same).
       item.category = "orphan";
-      item.reason = fmt::format("git no longer knows this worktree (its admin dir is gone): "
-                                "save what you need from it, then `berth discard {}`",
-                                w.name);
+      item.reason =
+          "git no longer knows this worktree (its admin dir is gone): " + unlinked_advice(w);
       report.skipped.push_back(item);
       continue;
     }
@@ -687,7 +695,7 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
           no_target_said = true;
         }
         if (why.empty() && target)
-          for (const auto& [commit, label] : landing_places(project, target->branch)) {
+          for (const auto& [commit, label] : places(target->branch)) {
             why = landed_reason(project, s.head, commit, label);
             // Its branch, when HEAD is elsewhere, must be in too.
             if (!why.empty() && !tip.empty() && tip != s.head &&
@@ -1004,12 +1012,8 @@ void start_light_gc_after_discard(const Project& project, const std::vector<std:
                         unix_now())
           .empty())
     return;
-  util::SpawnOptions spawn;
-  spawn.argv = {project.helper(), "-C", project.common_dir(), "--quiet", "gc", "--auto"};
-  spawn.in = spawn.out = spawn.err = util::Stream::null;
-  spawn.group = util::ProcessGroup::session;
-  spawn.close_other_fds = true;
-  if (auto child = util::spawn(spawn)) child->detach();
+  (void)util::spawn_detached(
+      {project.helper(), "-C", project.common_dir(), "--quiet", "gc", "--auto"});
 }
 
 void to_json(nlohmann::json& j, const GcReport& report) {

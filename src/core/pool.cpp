@@ -1016,17 +1016,12 @@ bool pool_refill_in_background(const Project& project, int64_t at_least) {
     auto serving = util::FileLock::try_acquire(fill_lock_path(project));
     if (serving && !serving->has_value()) return true;
   }
-  util::SpawnOptions spawn;
-  spawn.argv = {project.helper(), "-C", project.common_dir(), "--quiet"};
+  std::vector<std::string> argv{project.helper(), "-C", project.common_dir(), "--quiet"};
   // This once, a larger pool: the filler reads pool.size from the configuration it is given.
   if (at_least > project.config().get_int("pool.size"))
-    spawn.argv.insert(spawn.argv.end(), {"-c", fmt::format("pool.size={}", at_least)});
-  spawn.argv.insert(spawn.argv.end(), {"pool", "fill", "--background"});
-  spawn.in = spawn.out = spawn.err = util::Stream::null;
-  spawn.group = util::ProcessGroup::session;
-  spawn.close_other_fds = true;
-  auto child = util::spawn(spawn);
-  if (child) child->detach();
+    argv.insert(argv.end(), {"-c", fmt::format("pool.size={}", at_least)});
+  argv.insert(argv.end(), {"pool", "fill", "--background"});
+  (void)util::spawn_detached(std::move(argv));
   return true;
 }
 

@@ -80,16 +80,21 @@ bool unlinked(const Workspace& w) {
   return util::is_directory(w.path) && !util::is_directory(w.git_dir);
 }
 
+std::string unlinked_advice(const Workspace& w) {
+  return fmt::format("save what you need from {0}, delete it yourself (rm -rf '{0}'), then "
+                     "`berth discard {1}`",
+                     w.path, w.name);
+}
+
 Result<void> refuse_unlinked(const Workspace& w) {
   if (!unlinked(w)) return {};
   return fail(ErrorCode::record_mismatch,
               fmt::format("workspace '{}' has its directory {} but not its git admin dir {} (was "
                           "the repository moved?): berth will neither use nor delete it",
                           w.name, w.path, w.git_dir),
-              fmt::format("nothing was changed; if the repository moved, `berth doctor --repair` "
-                          "re-links it; otherwise save what you need from {0}, delete it "
-                          "yourself (rm -rf '{0}'), then `berth discard {1}`",
-                          w.path, w.name));
+              "nothing was changed; if the repository moved, `berth doctor --repair` re-links "
+              "it; otherwise " +
+                  unlinked_advice(w));
 }
 
 std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,

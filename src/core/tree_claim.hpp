@@ -40,6 +40,9 @@ std::string aside_claim_problem(const Project& project, const std::string& path)
 bool unlinked(const Workspace& w);
 /// Error{record_mismatch} naming `berth doctor --repair` when `w` is unlinked.
 Result<void> refuse_unlinked(const Workspace& w);
+/// What to do about an unlinked workspace whose admin dir was deleted (what doctor, gc and the
+/// refusal above say): save what is needed, delete the directory by hand, then discard it.
+std::string unlinked_advice(const Workspace& w);
 
 /// Whether a record's admin dir lies outside this repository's `worktrees/` (the repository was
 /// moved or copied since it was recorded).

@@ -564,14 +564,7 @@ Result<std::string> watch_ask(const std::string& common_dir, const std::string& 
 void watch_start(const std::string& common_dir) {
   auto self = berth_executable();
   if (!self) return;
-  util::SpawnOptions spawn;
-  spawn.argv = {*self, "watch", "serve", common_dir};
-  spawn.in = spawn.out = spawn.err = util::Stream::null;
-  spawn.group = util::ProcessGroup::session;
-  spawn.close_other_fds = true;
-  spawn.cwd = "/";
-  auto child = util::spawn(spawn);
-  if (child) child->detach();
+  (void)util::spawn_detached({*self, "watch", "serve", common_dir}, "/");
 }
 
 Result<std::string> watch_hook(const std::string& common_dir, const std::string& root,

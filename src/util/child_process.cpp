@@ -413,6 +413,19 @@ tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
   return Child(pid, in.write, out.read, err.read);
 }
 
+bool spawn_detached(std::vector<std::string> argv, std::string cwd) {
+  SpawnOptions options;
+  options.argv = std::move(argv);
+  options.cwd = std::move(cwd);
+  options.in = options.out = options.err = Stream::null;
+  options.group = ProcessGroup::session;
+  options.close_other_fds = true;
+  auto child = spawn(options);
+  if (!child) return false;
+  child->detach();
+  return true;
+}
+
 tl::expected<ProcessResult, std::string>
 Child::wait(std::optional<std::chrono::milliseconds> timeout, bool* timed_out) {
   if (timed_out) *timed_out = false;

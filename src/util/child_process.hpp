@@ -105,6 +105,10 @@ private:
 /// Start a child. The error is a message naming the program and the reason.
 tl::expected<Child, std::string> spawn(const SpawnOptions& options);
 
+/// Start a background process nobody waits for: a session of its own (no terminal, no signal of
+/// the caller's group), stdio on /dev/null, no inherited descriptor. Whether it started.
+bool spawn_detached(std::vector<std::string> argv, std::string cwd = {});
+
 /// Start, feed, collect and wait in one call.
 tl::expected<ProcessResult, std::string> run(const SpawnOptions& options);
 
