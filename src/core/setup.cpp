@@ -673,18 +673,19 @@ void note_setup_outcome(const SetupReport& report, Workspace& w) {
   // Added to (`berth setup` leaves what the workspace has alone, and does not report it again).
   // Clones and links whole; of the files copied (.env by .worktreeinclude), those reported one by
   // one: a folder's entry ("config/") stands for the files copied, not for all it will hold.
-  for (const auto& c : report.copies) {
-    bool whole = c.kind == "clone" || c.kind == "link";
-    bool one_file = c.kind == "include" && !c.path.empty() && c.path.back() != '/';
-    if ((whole || one_file) && c.path.find('\n') == std::string::npos &&
-        std::find(w.setup_made.begin(), w.setup_made.end(), c.path) == w.setup_made.end())
-      w.setup_made.push_back(c.path);
-  }
-  // And what its commands made (a venv).
-  for (const auto& path : report.made)
+  auto add = [&](const std::string& path) {
     if (path.find('\n') == std::string::npos &&
         std::find(w.setup_made.begin(), w.setup_made.end(), path) == w.setup_made.end())
       w.setup_made.push_back(path);
+  };
+  for (const auto& c : report.copies) {
+    bool whole = c.kind == "clone" || c.kind == "link";
+    bool one_file = c.kind == "include" && !c.path.empty() && c.path.back() != '/';
+    if (whole || one_file) add(c.path);
+  }
+  // And what its commands made (a venv).
+  for (const auto& path : report.made)
+    add(path);
 }
 
 Result<Created> set_up_again(const Project& project, std::string_view name,

@@ -43,8 +43,10 @@ struct SameSnapshot {
 // the same work tree, message (every Berth-* trailer: HEAD, branch tip, nested...), HEAD and
 // other parents, and a staged-state parent with the same tree on the same HEAD. That is what a
 // discard killed after its snapshot but before its tree moved aside left (the workspace is as it
-// was): the retried discard reuses it instead of adding a twin to the trash (when it was made
-// in the workspace's own life: the caller checks). Compared by content,
+// was): the retried discard reuses it instead of adding a twin to the trash. Only one made since
+// `made_since` (the workspace's creation): one taken before it was made (a discard, a restore,
+// then a discard with nothing changed) keeps its time, and the trash would say it was discarded
+// back then. Compared by content,
 // not ids: the staged-state commit's id carries the time it was made.
 // What newest_same reads of a snapshot: refname, commit, time, tree, parents, each ending in a
 // NUL, then the message.
@@ -56,7 +58,7 @@ Result<std::optional<SameSnapshot>>
 newest_same(const Project& project, std::string_view name, const std::string& work_tree,
             const std::string& index_tree, const std::string& head,
             const std::vector<std::string>& later_parents, const std::string& message,
-            const std::optional<std::string>& newest) {
+            const std::optional<std::string>& newest, int64_t made_since) {
   std::string listed_out;
   if (newest) {
     listed_out = *newest;
@@ -77,6 +79,8 @@ newest_same(const Project& project, std::string_view name, const std::string& wo
     from = nul + 1;
   }
   if (fields[0].rfind(trash_prefix(name), 0) != 0) return std::nullopt;
+  const int64_t time = std::strtoll(fields[2].c_str(), nullptr, 10);
+  if (time < made_since) return std::nullopt; // before this workspace was: not its twin
   auto trimmed = [](std::string text) {
     while (!text.empty() && text.back() == '\n')
       text.pop_back();
@@ -95,7 +99,7 @@ newest_same(const Project& project, std::string_view name, const std::string& wo
       git_status_of(repo_call(project, {"rev-parse", parents[1] + "^{tree}", parents[1] + "^@"})));
   if (!index.ok() || split_lines(index.out) != std::vector<std::string>{index_tree, head})
     return std::nullopt;
-  SameSnapshot same{fields[0], fields[1], parents[1], std::strtoll(fields[2].c_str(), nullptr, 10)};
+  SameSnapshot same{fields[0], fields[1], parents[1], time};
   return same;
 }
 
@@ -196,12 +200,8 @@ Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Conte
   std::vector<std::string> later_parents;
   if (!s.branch_tip.empty() && s.branch_tip != s.head) later_parents.push_back(s.branch_tip);
   if (!s.nested.empty()) later_parents.push_back(s.nested);
-  // Only a snapshot of this workspace's own life (a killed discard's): one taken before it was
-  // made (a discard, a restore, then a discard with nothing changed) keeps its time, and the
-  // trash would say it was discarded back then.
-  auto same = BERTH_TRY(newest_same(project, w.name, work_tree, index_tree, s.head, later_parents,
-                                    message, hints.newest));
-  if (same && same->time >= w.created) {
+  if (auto same = BERTH_TRY(newest_same(project, w.name, work_tree, index_tree, s.head,
+                                        later_parents, message, hints.newest, w.created))) {
     s.ref = same->ref;
     s.commit = same->commit;
     s.index_commit = same->index_commit;
