@@ -24,6 +24,8 @@ struct ChildState {
   /// The namespaces to enter first (a private network, /dev/shm, IPC).
   std::optional<PrivateNamespaces> namespaces;
   uint64_t shm_access = 0; ///< the Landlock rights granted beneath the private /dev/shm
+  /// The child's end of the connect supervisor's hand-over channel; -1 without one.
+  int supervisor_channel = -1;
 };
 
 std::function<int()> child_function(const std::shared_ptr<const ChildState>& state) {
@@ -36,6 +38,10 @@ std::function<int()> child_function(const std::shared_ptr<const ChildState>& sta
     // mounting.
     if (state->namespaces)
       if (int error = enter_namespaces(*state->namespaces); error != 0) return error;
+    // Inside the run's network namespace: the supervisor lists that namespace's unix sockets.
+    int diag = -1;
+    if (state->supervisor_channel >= 0)
+      if (diag = open_unix_diag_in_child(); diag < 0) return -diag;
     // Required by landlock_restrict_self and by an unprivileged seccomp filter; also stops a
     // setuid program inside from regaining what the sandbox removed.
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
@@ -48,6 +54,14 @@ std::function<int()> child_function(const std::shared_ptr<const ChildState>& sta
             error != 0)
           return error;
       if (int error = landlock_restrict_self(state->ruleset.get()); error != 0) return error;
+    }
+    if (state->supervisor_channel >= 0) {
+      int listener = seccomp_load_with_listener(state->seccomp);
+      if (listener < 0) return -listener;
+      int error = hand_over_to_supervisor(state->supervisor_channel, listener, diag);
+      ::close(listener);
+      ::close(diag);
+      return error;
     }
     if (!state->seccomp.instructions.empty())
       if (int error = seccomp_load_program(state->seccomp); error != 0) return error;
@@ -139,6 +153,18 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
       own_unix = !request.stub_dir.empty();
     }
   }
+  // With a network of its own, each connect is made by berth, which allows a unix socket by
+  // path only where the run's namespace bound it: the host's sockets bound after the start, or
+  // by another namespace, are out of reach too (the covers alone miss those).
+  std::string unsupervised;
+  if (net_off && namespaces.network) unsupervised = connect_supervisor_missing();
+  const bool supervised = net_off && namespaces.network && unsupervised.empty();
+  own_unix = own_unix || supervised;
+  if (own_unix && !supervised)
+    prepared.warnings.push_back(fmt::format(
+        "a unix socket the host binds after this run started stays reachable by its path: this "
+        "kernel lacks {}, with which berth makes the run's connects",
+        unsupervised));
   const char* own_user = namespaces.user_namespace ? " (own user namespace)" : "";
   const bool private_network = namespaces.network;
   if (private_network)
@@ -155,7 +181,7 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   if (namespaces.ipc_namespace)
     prepared.layers.push_back(fmt::format(
         "ipc namespace{}: SysV IPC and POSIX message queues are the run's own", own_user));
-  if (own_unix)
+  if (!namespaces.covers.empty())
     prepared.layers.push_back(
         fmt::format("mount namespace: the host's {} unix sockets covered; the run's own work",
                     namespaces.covers.size()));
@@ -202,6 +228,7 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   policy.deny_setns = state->namespaces.has_value();
   if (net_off) {
     policy.deny_unix = !own_unix;
+    policy.supervise_connect = supervised;
     policy.deny_other_families = true;
     policy.allow_netlink = private_network;
     policy.deny_inet_non_tcp = !private_network;
@@ -218,6 +245,12 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
     if (net_off && !private_network) prepared.missing.push_back("network: udp");
   } else {
     state->seccomp = std::move(*program);
+    if (supervised) {
+      prepared.supervisor = BERTH_TRY(ConnectSupervisor::start());
+      state->supervisor_channel = prepared.supervisor->child_end();
+      prepared.layers.push_back("seccomp: every connect made by berth, a unix socket by path only "
+                                "where this run bound it; datagram unix sockets refused");
+    }
     if (net_off)
       prepared.layers.push_back(
           own_unix          ? "seccomp: families other than inet, unix and netlink"
@@ -264,32 +297,49 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
   // The host's unix sockets are covered in bwrap's mount namespace (those inside a hidden path
   // are under its stub already), so the run's own may work; where the table of them cannot be
   // read, every unix socket stays refused.
+  const bool net_off = request.network == Network::off;
   std::optional<std::vector<std::string>> covers;
-  if (request.network == Network::off && !request.stub_dir.empty())
-    covers = host_unix_sockets(request.hidden);
+  if (net_off && !request.stub_dir.empty()) covers = host_unix_sockets(request.hidden);
+  // The run's connects made by berth (as under Landlock), which reads the run's unix sockets
+  // through a netlink socket inside its network namespace: berth's child makes that namespace
+  // and bwrap runs in it, instead of making its own (--unshare-net).
+  std::string unsupervised = net_off ? connect_supervisor_missing() : "";
+  std::optional<PrivateNamespaces> own_network;
+  if (net_off && unsupervised.empty()) {
+    PrivateNamespaces plan = prepare_namespaces(true, "");
+    if (plan.network) {
+      plan.mount_namespace = plan.ipc_namespace = false; // bwrap makes its own
+      own_network = std::move(plan);
+    } else {
+      unsupervised = "a network namespace berth can make: " + plan.network_missing;
+    }
+  }
+  const bool supervised = own_network.has_value();
   SeccompPolicy policy;
-  policy.deny_unix = request.network == Network::off && !covers;
+  policy.deny_unix = net_off && !covers && !supervised;
+  policy.supervise_connect = supervised;
   // Families no network namespace confines (vsock reaches the hypervisor), as under Landlock;
   // netlink stays (bwrap brings the private loopback up with it; it reaches only that namespace).
-  policy.deny_other_families = request.network == Network::off;
+  policy.deny_other_families = net_off;
   policy.allow_netlink = true;
   auto state = std::make_shared<ChildState>();
   state->seccomp = BERTH_TRY(build_seccomp_filter(policy));
+  state->namespaces = own_network;
 
   PreparedSandbox prepared;
-  prepared.argv_prefix = bwrap_argv(bwrap, dirs, request.hidden, request.stub_dir, request.network,
-                                    covers ? *covers : std::vector<std::string>{});
-  prepared.child_state = state;
-  prepared.apply_in_child = child_function(state);
+  prepared.argv_prefix =
+      bwrap_argv(bwrap, dirs, request.hidden, request.stub_dir, net_off && !supervised,
+                 net_off && covers ? *covers : std::vector<std::string>{});
 
   // Present is not working: user namespaces may be disabled (sysctl, AppArmor, a container).
-  // Try the exact prefix, under the same child setup, on `true`.
+  // Try the exact prefix, under the same child setup (but for the hand-over to the supervisor:
+  // `true` connects nowhere), on `true`.
   util::SpawnOptions probe;
   probe.argv = prepared.argv_prefix;
   probe.argv.push_back("true");
   probe.close_other_fds = true;
   probe.group = util::ProcessGroup::session;
-  probe.child_setup = prepared.apply_in_child;
+  probe.child_setup = child_function(state);
   auto result = util::run(probe);
   if (!result || !result->ok())
     return fail(ErrorCode::sandbox_unavailable,
@@ -297,17 +347,38 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
                             result ? chomp_message(result->err) : result.error()),
                 "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
                 "user.max_user_namespaces) or use --sandbox=landlock");
+  if (supervised) {
+    prepared.supervisor = BERTH_TRY(ConnectSupervisor::start());
+    auto supervised_state = std::make_shared<ChildState>();
+    supervised_state->seccomp = state->seccomp;
+    supervised_state->namespaces = own_network;
+    supervised_state->supervisor_channel = prepared.supervisor->child_end();
+    state = std::move(supervised_state);
+  } else if (net_off && covers) {
+    prepared.warnings.push_back(fmt::format(
+        "a unix socket the host binds after this run started stays reachable by its path: this "
+        "kernel lacks {}, with which berth makes the run's connects",
+        unsupervised));
+  }
+  prepared.child_state = state;
+  prepared.apply_in_child = child_function(state);
 
   prepared.layers = {"bwrap: filesystem (read-only binds)", "bwrap: pid and ipc namespaces",
                      "bwrap: no capabilities, no nested user namespaces"};
   if (!request.hidden.empty())
     prepared.layers.push_back(fmt::format("bwrap: {} hidden paths covered", request.hidden.size()));
-  if (request.network == Network::off) {
-    prepared.layers.push_back("bwrap: network namespace (tcp, udp, abstract unix sockets)");
+  if (net_off) {
+    prepared.layers.push_back(supervised ? "network namespace (berth's): tcp, udp, abstract unix "
+                                           "sockets reach nothing outside"
+                                         : "bwrap: network namespace (tcp, udp, abstract unix "
+                                           "sockets)");
     if (covers)
       prepared.layers.push_back(fmt::format(
           "bwrap: the host's {} unix sockets covered; the run's own work", covers->size()));
-    else
+    if (supervised)
+      prepared.layers.push_back("seccomp: every connect made by berth, a unix socket by path only "
+                                "where this run bound it; datagram unix sockets refused");
+    else if (!covers)
       prepared.layers.push_back("seccomp: unix sockets");
   }
   prepared.layers.push_back("seccomp: terminal injection (TIOCSTI, TIOCLINUX)");
@@ -326,6 +397,9 @@ Result<PreparedSandbox> prepare_sandbox(const SandboxRequest& request) {
 }
 
 void release_sandbox(PreparedSandbox& sandbox) {
+  // The supervisor stays (it makes the run's connects until the run ends); its copy of the
+  // child's end goes, so that a child that died before the hand-over is seen to be gone.
+  if (sandbox.supervisor) sandbox.supervisor->close_child_end();
   sandbox.apply_in_child = nullptr;
   sandbox.child_state.reset();
   sandbox.keep_fds.clear();

@@ -15,6 +15,9 @@
 #include <vector>
 
 namespace berth {
+namespace sandbox {
+class ConnectSupervisor;
+}
 
 enum class SandboxMode { off, landlock, bwrap, best_effort };
 enum class Network { on, off };
@@ -58,6 +61,9 @@ struct PreparedSandbox {
   /// Owns what apply_in_child uses (the Landlock ruleset, the compiled seccomp program); copies
   /// of apply_in_child share it, release_sandbox drops this reference.
   std::shared_ptr<const void> child_state;
+  /// With --net=off: the thread that makes the run's connects (sandbox_notify.cpp). Keep this
+  /// until the run has ended; release_sandbox does not drop it.
+  std::shared_ptr<sandbox::ConnectSupervisor> supervisor;
 };
 
 /// Build the sandbox for `request`. Error{sandbox_unavailable} says what is missing.

@@ -16,7 +16,7 @@ std::string find_bwrap() {
 std::vector<std::string> bwrap_argv(const std::string& bwrap,
                                     const std::vector<std::string>& writable_dirs,
                                     const std::vector<std::string>& hidden,
-                                    const std::string& stub_dir, Network network,
+                                    const std::string& stub_dir, bool unshare_net,
                                     const std::vector<std::string>& unix_covers) {
   std::vector<std::string> argv = {bwrap,
                                    // Dies with berth: no orphaned sandboxed tree.
@@ -47,11 +47,12 @@ std::vector<std::string> bwrap_argv(const std::string& bwrap,
     argv.push_back(util::join(stub_dir, S_ISDIR(st.st_mode) ? "dir" : "file"));
     argv.push_back(path);
   }
-  // A network namespace with only a loopback interface: no TCP, UDP or abstract unix socket
-  // reaches the host. Unix sockets by path still would (the filesystem is shared): each the host
-  // has bound is covered by the empty file, so a connect there finds no socket.
-  if (network == Network::off) {
-    argv.push_back("--unshare-net");
+  // A network namespace with only a loopback interface (bwrap's, or berth's own made before bwrap
+  // starts): no TCP, UDP or abstract unix socket reaches the host. Unix sockets by path still
+  // would (the filesystem is shared): each the host has bound is covered by the empty file, so a
+  // connect there finds no socket.
+  if (unshare_net) argv.push_back("--unshare-net");
+  {
     for (const auto& path : unix_covers) {
       argv.push_back("--ro-bind");
       argv.push_back(util::join(stub_dir, "file"));

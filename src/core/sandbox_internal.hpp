@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <linux/filter.h>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unistd.h>
@@ -59,6 +60,9 @@ int landlock_allow_beneath_in_child(int ruleset_fd, const char* path, uint64_t a
 
 /// Which sockets the filter refuses (always also: the TIOCSTI and TIOCLINUX ioctls).
 struct SeccompPolicy {
+  /// connect(2) goes to berth's supervisor (a user notification: ConnectSupervisor), and datagram
+  /// unix sockets, whose every send names its destination, are refused.
+  bool supervise_connect = false;
   bool deny_unix = false;           ///< socket(AF_UNIX): no connection to host sockets by path
   bool deny_inet_non_tcp = false;   ///< AF_INET/AF_INET6 other than plain TCP: UDP, raw, SCTP...
   bool deny_tcp = false;            ///< AF_INET/AF_INET6 entirely (when Landlock cannot do TCP)
@@ -78,6 +82,47 @@ Result<SeccompProgram> build_seccomp_filter(const SeccompPolicy& policy);
 
 /// In the child: load `program` (no_new_privs must be set). Async-signal-safe; 0 or an errno.
 int seccomp_load_program(const SeccompProgram& program);
+
+// ---- the run's connects, made by berth (seccomp user notification)
+// -------------------------------
+
+/// What this kernel lacks for the supervisor (seccomp user notification, pidfd_getfd, openat2,
+/// the unix sock_diag table, SO_NETNS_COOKIE: Linux 5.14); "" when nothing.
+std::string connect_supervisor_missing();
+
+struct SupervisorLoop;
+
+/// Makes each connect(2) of one sandboxed run on its behalf, allowing a unix socket by path only
+/// when the run's own network namespace bound it (sandbox_notify.cpp). A thread of the calling
+/// berth, from start() until the object dies, which must outlive the run (its connects fail with
+/// ENOSYS after).
+class ConnectSupervisor {
+public:
+  static Result<std::shared_ptr<ConnectSupervisor>> start();
+  ~ConnectSupervisor();
+  ConnectSupervisor(const ConnectSupervisor&) = delete;
+  ConnectSupervisor& operator=(const ConnectSupervisor&) = delete;
+  /// The child's end of the hand-over channel (hand_over_to_supervisor).
+  int child_end() const { return child_end_.get(); }
+  /// Close the parent's copy of the child's end once the child started.
+  void close_child_end();
+
+private:
+  ConnectSupervisor() = default;
+  util::Fd child_end_;
+  std::shared_ptr<SupervisorLoop> loop_; // shared with the loop's thread
+};
+
+/// In the child: load `program` with a user-notification listener; the listener or -errno.
+int seccomp_load_with_listener(const SeccompProgram& program);
+
+/// In the child, inside the run's network namespace: the netlink socket through which the
+/// supervisor reads that namespace's unix sockets; the descriptor or -errno.
+int open_unix_diag_in_child();
+
+/// In the child, after the filter: give `listener` and `diag` to the supervisor over `channel`
+/// and wait until it has them. Async-signal-safe; 0 or an errno value.
+int hand_over_to_supervisor(int channel, int listener, int diag);
 
 // ---- the run's own namespaces (Landlock mode: --net=off, a private /dev/shm) ------------------
 
@@ -143,11 +188,12 @@ int enter_namespaces(const PrivateNamespaces& plan, int* failed_step = nullptr);
 std::string find_bwrap();
 
 /// The argv prefix that runs a command under bwrap with the sandbox policy.
-/// `hidden` paths are covered by `stub_dir`'s empty, mode-000 directory `dir` or file `file`.
+/// `hidden` paths and `unix_covers` are covered by `stub_dir`'s empty, mode-000 directory `dir`
+/// or file `file`; `unshare_net`: bwrap makes the network namespace (else berth's child has).
 std::vector<std::string> bwrap_argv(const std::string& bwrap,
                                     const std::vector<std::string>& writable_dirs,
                                     const std::vector<std::string>& hidden,
-                                    const std::string& stub_dir, Network network,
+                                    const std::string& stub_dir, bool unshare_net,
                                     const std::vector<std::string>& unix_covers);
 
 } // namespace berth::sandbox

@@ -2,9 +2,10 @@
 // reaches the hypervisor, bluetooth, ...), without a private network namespace also UDP (DNS
 // exfiltration), raw and netlink sockets; and unix sockets (a connect(2) to /run/docker.sock or
 // $SSH_AUTH_SOCK is a path, which no filter can inspect, so socket(AF_UNIX) itself is refused;
-// socketpair(2) stays allowed, it reaches nothing outside); and io_uring, whose socket and
-// connect operations no filter sees. Always: TIOCSTI and TIOCLINUX, which push keystrokes into a
-// terminal.
+// socketpair(2) stays allowed, it reaches nothing outside) — or, where berth supervises the
+// run's connects (sandbox_notify.cpp), connect(2) becomes a user notification and only datagram
+// unix sockets are refused; and io_uring, whose socket and connect operations no filter sees.
+// Always: TIOCSTI and TIOCLINUX, which push keystrokes into a terminal.
 //
 // The filter is compiled by libseccomp in the parent and exported as classic BPF; the child only
 // calls prctl(PR_SET_SECCOMP), which is async-signal-safe.
@@ -80,13 +81,30 @@ Result<SeccompProgram> build_seccomp_filter(const SeccompPolicy& policy) {
   // io_uring makes sockets (IORING_OP_SOCKET) and connects them without a syscall this filter
   // sees: with any socket rule it is refused whole (as Docker's default profile does; libuv,
   // liburing users and the rest fall back to plain syscalls).
-  if (policy.deny_other_families || policy.deny_unix || policy.deny_tcp || policy.deny_inet_non_tcp)
+  if (policy.deny_other_families || policy.deny_unix || policy.deny_tcp ||
+      policy.deny_inet_non_tcp || policy.supervise_connect)
     for (int call :
          {SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register)})
       BERTH_TRY(deny(ctx.get(), call, {}, "io_uring"));
   if (policy.deny_unix)
     BERTH_TRY(deny(ctx.get(), SCMP_SYS(socket), {SCMP_A0(SCMP_CMP_MASKED_EQ, kLow32, AF_UNIX)},
                    "unix sockets"));
+  if (policy.supervise_connect) {
+    if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0); rc != 0)
+      return fail(ErrorCode::sandbox_unavailable,
+                  fmt::format("seccomp: cannot add the rule for connect: {}", std::strerror(-rc)));
+    // A datagram unix socket (SOCK_RAW is one too) names its destination in each sendto(2) and
+    // sendmsg(2), behind a pointer no filter reads: only stream and seqpacket sockets, whose
+    // peer is fixed at connect, which berth makes.
+    for (int call : {SCMP_SYS(socket), SCMP_SYS(socketpair)})
+      for (scmp_datum_t type = 0; type < 16; ++type) {
+        if (type == SOCK_STREAM || type == SOCK_SEQPACKET) continue;
+        BERTH_TRY(deny(
+            ctx.get(), call,
+            {SCMP_A0(SCMP_CMP_MASKED_EQ, kLow32, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type)},
+            "datagram unix sockets"));
+      }
+  }
   for (int family : {AF_INET, AF_INET6}) {
     scmp_arg_cmp fam = SCMP_A0(SCMP_CMP_MASKED_EQ, kLow32, static_cast<scmp_datum_t>(family));
     if (policy.deny_tcp) {
