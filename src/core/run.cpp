@@ -149,7 +149,8 @@ Result<PreparedSandbox> enter_sandbox(const Project& project, const Workspace& w
                          session->tmpdir,
                          {paths.cache_dir},
                          paths.hidden,
-                         paths.stub_dir};
+                         paths.stub_dir,
+                         {}};
   // The run's own workspace's .env copies stay readable: set-up copied them there for its tests.
   if (auto own = util::real_path(w.path))
     std::erase_if(request.hidden, [&](const std::string& h) {
@@ -157,6 +158,11 @@ Result<PreparedSandbox> enter_sandbox(const Project& project, const Workspace& w
       return util::is_within(h, *own) && (name == ".env" || name.rfind(".env.", 0) == 0);
     });
   request.writable.insert(request.writable.end(), paths.writable.begin(), paths.writable.end());
+  int fd = 0;
+  for (util::Stream stream : {spawn.in, spawn.out, spawn.err}) {
+    if (stream == util::Stream::inherit) request.inherited_streams.push_back(fd);
+    ++fd;
+  }
   auto prepared = prepare_sandbox(request);
   if (!prepared) {
     (void)end_confined_session(project, w, *session);

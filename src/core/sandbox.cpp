@@ -7,9 +7,15 @@
 #include "util/child_process.hpp"
 #include "util/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <fmt/format.h>
+#include <iterator>
+#include <linux/capability.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace berth {
@@ -26,7 +32,49 @@ struct ChildState {
   uint64_t shm_access = 0; ///< the Landlock rights granted beneath the private /dev/shm
   /// The child's end of the connect supervisor's hand-over channel; -1 without one.
   int supervisor_channel = -1;
+  /// Root under Landlock: the capabilities a container's root keeps, no more (kept_by_root).
+  bool drop_capabilities = false;
 };
+
+// What root keeps in a Landlock run: Docker's default set. Not CAP_NET_ADMIN (netlink reaches
+// other network namespaces by id: an interface made in the host's, a macvlan on its NIC), not
+// CAP_SYS_ADMIN, CAP_DAC_READ_SEARCH (open_by_handle_at), CAP_SYS_PTRACE, CAP_SYS_MODULE, ...
+constexpr int kKeptByRoot[] = {CAP_CHOWN,      CAP_DAC_OVERRIDE,    CAP_FSETID, CAP_FOWNER,
+                               CAP_MKNOD,      CAP_NET_RAW,         CAP_SETGID, CAP_SETUID,
+                               CAP_SETFCAP,    CAP_SETPCAP,         CAP_KILL,   CAP_AUDIT_WRITE,
+                               CAP_SYS_CHROOT, CAP_NET_BIND_SERVICE};
+
+bool kept_by_root(int cap) {
+  return std::find(std::begin(kKeptByRoot), std::end(kKeptByRoot), cap) != std::end(kKeptByRoot);
+}
+
+// Whether exec would give root a capability beyond kKeptByRoot (its bounding set holds one).
+bool has_unkept_capabilities() {
+  for (int cap = 0; cap < 64; ++cap)
+    if (!kept_by_root(cap) && ::prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1) return true;
+  return false;
+}
+
+// Whether berth holds `cap` now.
+bool effective(int cap) {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capget, &header, data) != 0) return false;
+  return (data[cap / 32].effective >> (cap % 32) & 1u) != 0;
+}
+
+// In the child: drop every other capability from the bounding set (what exec gives root) and
+// clear the ambient ones. Async-signal-safe; 0 or an errno value.
+int drop_capabilities() {
+  for (int cap = 0; cap < 64; ++cap) {
+    if (kept_by_root(cap)) continue;
+    // EINVAL: past the last capability this kernel has.
+    if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) return errno;
+  }
+  if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
+    return errno;
+  return 0;
+}
 
 std::function<int()> child_function(const std::shared_ptr<const ChildState>& state) {
   return [state]() -> int {
@@ -38,6 +86,8 @@ std::function<int()> child_function(const std::shared_ptr<const ChildState>& sta
     // mounting.
     if (state->namespaces)
       if (int error = enter_namespaces(*state->namespaces); error != 0) return error;
+    if (state->drop_capabilities)
+      if (int error = drop_capabilities(); error != 0) return error;
     // Inside the run's network namespace: the supervisor lists that namespace's unix sockets.
     int diag = -1;
     if (state->supervisor_channel >= 0)
@@ -262,6 +312,18 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   }
   prepared.layers.push_back("new session");
   prepared.layers.push_back("no new privileges");
+  if (::geteuid() == 0 && has_unkept_capabilities()) {
+    // Dropping takes CAP_SETPCAP; a root without it (a container's) cannot, and says what stays.
+    if (::prctl(PR_CAPBSET_READ, CAP_SETPCAP, 0, 0, 0) == 1 && effective(CAP_SETPCAP)) {
+      state->drop_capabilities = true;
+      prepared.layers.push_back("capabilities: root keeps a container's default set (no "
+                                "CAP_NET_ADMIN, CAP_SYS_ADMIN, CAP_DAC_READ_SEARCH, ...)");
+    } else {
+      prepared.missing.push_back("capabilities: root's bounding set holds capabilities beyond a "
+                                 "container's (CAP_NET_ADMIN, CAP_SYS_ADMIN, ...) and berth "
+                                 "lacks CAP_SETPCAP to drop them");
+    }
+  }
 
   if (!prepared.missing.empty() && request.mode != SandboxMode::best_effort)
     // Without a network namespace of its own the cause is the kernel's refusal of user
@@ -387,13 +449,49 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
   return prepared;
 }
 
+// What an inherited standard stream would let a --net=off run reach outside: a socket of the
+// host's network namespace that is not a connected (or listening) stream — a datagram socket
+// sends to any address (sendto), an unconnected TCP socket connects with its first send
+// (MSG_FASTOPEN). "" when nothing (a terminal, a pipe, a file, a connected stream).
+std::string outward_stream(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) return "";
+  int type = 0, listening = 0;
+  socklen_t size = sizeof type;
+  (void)::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size);
+  size = sizeof listening;
+  (void)::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size);
+  sockaddr_storage peer{};
+  socklen_t peer_size = sizeof peer;
+  bool connected = ::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) == 0;
+  if ((type == SOCK_STREAM || type == SOCK_SEQPACKET) && (connected || listening)) return "";
+  static const char* const names[] = {"standard input", "standard output", "standard error"};
+  return fmt::format("{} is {} socket of the host's network, through which the command could "
+                     "send outside",
+                     fd >= 0 && fd <= 2 ? names[fd] : "a stream",
+                     type == SOCK_DGRAM ? "a datagram" : "an unconnected");
+}
+
 } // namespace
 
 Result<PreparedSandbox> prepare_sandbox(const SandboxRequest& request) {
   if (request.mode == SandboxMode::off) return PreparedSandbox{};
   auto dirs = BERTH_TRY(writable_dirs(request));
-  if (request.mode == SandboxMode::bwrap) return prepare_bwrap(request, dirs);
-  return prepare_landlock(request, dirs);
+  std::vector<std::string> outward;
+  if (request.network == Network::off)
+    for (int fd : request.inherited_streams)
+      if (auto why = outward_stream(fd); !why.empty()) outward.push_back(why);
+  if (!outward.empty() && request.mode != SandboxMode::best_effort)
+    return fail(ErrorCode::sandbox_unavailable,
+                "the sandbox cannot be enforced with --net=off: " + join_list(outward),
+                "give the command a terminal, a pipe, a file or a connected stream instead "
+                "(`< /dev/null`), or use --net=on");
+  auto prepared = request.mode == SandboxMode::bwrap ? prepare_bwrap(request, dirs)
+                                                     : prepare_landlock(request, dirs);
+  if (prepared)
+    for (auto& why : outward)
+      prepared->missing.push_back("network: " + why);
+  return prepared;
 }
 
 void release_sandbox(PreparedSandbox& sandbox) {

@@ -40,6 +40,9 @@ struct SandboxRequest {
   /// mounted over each hidden path (sandbox_policy.cpp makes them). Needed when `hidden` is not
   /// empty.
   std::string stub_dir;
+  /// The standard streams (0, 1, 2) the command inherits from berth as they are: with --net=off
+  /// a socket among them must not be one it could send outside through.
+  std::vector<int> inherited_streams;
 };
 
 /// A sandbox ready to be applied to one child process.

@@ -24,7 +24,9 @@
 // The child hands its listener and its netlink socket over before exec: it writes their numbers
 // and its pid on a socket pair and waits; the supervisor takes both with pidfd_getfd and answers.
 // Each notification is answered by a thread of its own, so that a connect that blocks (a full
-// backlog the run's server has yet to accept from) holds up no other.
+// backlog the run's server has yet to accept from) holds up no other; a signal to the run's
+// thread interrupts its wait as it would a connect of the kernel's, while berth's connect goes
+// on (a restarted connect then finds it under way or done, as after an interrupted one).
 #include "core/sandbox_internal.hpp"
 
 #include <bit>
@@ -49,6 +51,7 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -298,7 +301,12 @@ void supervise(const SupervisorLoop& loop) {
       if (errno == ENOENT || errno == EINTR) continue;
       return;
     }
-    std::thread(answer, shared, request).detach();
+    try {
+      std::thread(answer, shared, request).detach();
+    } catch (const std::system_error&) {
+      // No thread to be had (RLIMIT_NPROC): answered here, holding up the others meanwhile.
+      answer(shared, request);
+    }
   }
 }
 
@@ -371,13 +379,12 @@ void ConnectSupervisor::close_child_end() {
 int seccomp_load_with_listener(const SeccompProgram& program) {
   sock_fprog prog{static_cast<unsigned short>(program.instructions.size()),
                   const_cast<sock_filter*>(program.instructions.data())};
-  // Killable only, once received: a signal to the run's thread (a Go runtime sends many) must
-  // not abandon a connect berth is making for it.
+  // Not SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: a signal interrupts a connect berth is making
+  // (EINTR, or restarted under SA_RESTART, which finds the connect under way or done: EALREADY,
+  // EISCONN) as it interrupts a connect of the kernel's own, and an alarm(2) timeout around a
+  // connect to a full backlog works.
   long fd =
-      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-                SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
-  if (fd < 0 && errno == EINVAL) // before Linux 5.19
-    fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
   return fd < 0 ? -errno : static_cast<int>(fd);
 }
 

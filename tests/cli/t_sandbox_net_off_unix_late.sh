@@ -127,34 +127,3 @@ except OSError as e:
 }
 rm -rf "$T"/world-* # (fresh worlds for the second matrix)
 SANDBOX_USERS=self NEEDS_NAMESPACES="--net off" escape_matrix fallback
-
-# A socket of the host's network namespace handed to the run on a standard stream (an
-# orchestrator's unconnected socket) does not carry the run out: connecting it to the host's
-# loopback or abstract sockets is refused.
-inherited() {
-  local before out
-  start_listener tcp
-  before=$(fingerprint)
-  out=$("$PY" - "$BERTH_BIN" "$MECH" "$LISTEN_ADDR" "$PY" <<'PY'
-import socket, subprocess, sys
-berth, mech, port, py = sys.argv[1:5]
-host = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # the host's namespace, unconnected
-probe = ("import socket\n"
-         "s = socket.socket(fileno=0)\n"
-         "try:\n"
-         "    s.settimeout(3); s.connect(('127.0.0.1', %s)); s.sendall(b'x'); print('REACHED')\n"
-         "except OSError as e:\n"
-         "    print('refused', e.strerror)\n" % port)
-done = subprocess.run([berth, "run", "agent", "--sandbox=" + mech, "--net", "off", "--", py,
-                       "-c", probe], stdin=host, capture_output=True, text=True)
-print(done.stdout, done.stderr)
-PY
-)
-  stop_listener
-  assert_contains "$out" "refused"
-  assert_not_contains "$out" "REACHED"
-  heard_nothing "$LISTEN_LOG"
-  assert_unchanged "$before"
-}
-rm -rf "$T"/world-*
-SANDBOX_USERS=self NEEDS_NAMESPACES="--net off" escape_matrix inherited
