@@ -154,6 +154,37 @@ doctor_tells_truth() {
   fi
 }
 
+# ---- a fork of three attempts, for pick's loops ----------------------------------------------
+# (t_pick_killed_at_each_git_call, t_pick_interrupted_at_each_git_call: each round makes the fork
+# TASK anew, picks TASK-1, checks what is left, then clears it.)
+
+# attempt_digests TASK: digest[I] the files of attempt TASK-I (I = 1..3; the caller declares
+# `declare -A digest`), taken in the first round only: every round makes the same files, and
+# each digest reads them all.
+attempt_digests() {
+  local i
+  for i in 1 2 3; do
+    [[ -n ${digest[$i]:-} ]] || digest[$i]=$(tree_digest "$(berth path "$1-$i")")
+  done
+}
+
+# clear_fork TASK: back to no fork: what is left of TASK's attempts discarded, the trash emptied.
+# (The fork's discard, one command for all, with no snapshot: the trash is emptied next. Then
+# each attempt that is still there on its own: one `restore` brought back is no attempt of the
+# fork any more.)
+clear_fork() {
+  local i left=no
+  for i in 1 2 3; do
+    [[ $(workspace_state "$1-$i") == gone ]] || left=yes
+  done
+  [[ $left == no ]] || berth discard --force --no-trash "$1" >/dev/null 2>&1 || true
+  for i in 1 2 3; do
+    [[ $left == no || $(workspace_state "$1-$i") == gone ]] ||
+      berth discard --force --no-trash "$1-$i" >/dev/null 2>&1
+  done
+  git for-each-ref --format='%(refname)' refs/berth/trash/ | xargs -r -n1 git update-ref -d
+}
+
 # user_checkout: a digest of the user's checkout (index, status, files), which no crash may touch.
 user_checkout() {
   {

@@ -15,18 +15,7 @@ before=$(user_checkout)
 declare -A digest
 make_fork() {
   berth fork p -n 3 -- sh -c 'mkdir gen; for i in $(seq 1 60); do echo "$BERTH_ATTEMPT $i" >gen/f$i.txt; done' >/dev/null 2>&1
-  local i
-  for i in 1 2 3; do
-    digest[$i]=$(tree_digest "$(berth path "p-$i")")
-  done
-}
-# Back to no fork: what is left discarded, the trash emptied.
-clear_fork() {
-  local i
-  for i in 1 2 3; do
-    [[ $(workspace_state "p-$i") == gone ]] || berth discard --force "p-$i" >/dev/null 2>&1
-  done
-  git for-each-ref --format='%(refname)' refs/berth/trash/ | xargs -r -n1 git update-ref -d
+  attempt_digests p
 }
 
 make_fork
@@ -34,7 +23,7 @@ calls=$(count_git_calls pick p-1)
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "pick without a signal"
 after=$(user_checkout)
 [[ $after != "$before" ]] || { echo "the pick changed nothing in the checkout" >&2; false; }
-clear_fork
+clear_fork p
 user_work_reset "$base"
 ((calls > 10)) || { echo "only $calls git calls seen: is the git wrapper used?" >&2; false; }
 
@@ -43,7 +32,7 @@ seen_before=0 seen_after=0
 for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   make_fork
   mode=${modes[k % 3]}
-  crash_at_git_call "$k" "$mode" pick p-1 || { clear_fork && user_work_reset "$base" && break; }
+  crash_at_git_call "$k" "$mode" pick p-1 || { clear_fork p && user_work_reset "$base" && break; }
   at="SIG${mode^^} at call $k ($(cat "$FAULT_DIR/killed-at"))"
   assert_eq "$(cat "$FAULT_DIR/status")" 130 "exit status after $at"
   [[ ! -e .git/index.lock ]] || { echo "index.lock left after $at" >&2; false; }
@@ -81,7 +70,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   for i in 1 2 3; do
     assert_eq "$(workspace_state "p-$i")" gone "p-$i at the end after $at"
   done
-  clear_fork
+  clear_fork p
   user_work_reset "$base"
 done
 ((seen_before > 0 && seen_after > 0 && k > calls / 2)) || {

@@ -28,26 +28,18 @@ make_fork() {
     git -C "$ws" commit -q -m "attempt $i"
     echo "edit $i" >>"$ws/README.md"
     echo "new $i" >"$ws/untracked-$i.txt"
-    digest[$i]=$(tree_digest "$ws")
     tip[$i]=$(git rev-parse "berth/t-$i")
   done
-}
-# Back to nothing: what is left discarded, the trash emptied.
-clear_fork() {
-  local i
-  for i in 1 2 3; do
-    [[ $(workspace_state "t-$i") == gone ]] || berth discard --force "t-$i" >/dev/null 2>&1
-  done
-  git for-each-ref --format='%(refname)' refs/berth/trash/ | xargs -r -n1 git update-ref -d
+  attempt_digests t
 }
 pick=(pick t-1 --strategy squash --into release)
 make_fork
 keep=$(count_git_calls "${pick[@]}" --keep-others)
-clear_fork
+clear_fork t
 make_fork
 all=$(count_git_calls "${pick[@]}")
 ((all > keep + 8)) || { echo "pick: $all git calls, with --keep-others $keep" >&2; false; }
-clear_fork
+clear_fork t
 
 for mode in ${FAULT_MODES:-alone}; do
   for ((k = keep + 1; ; k += CRASH_STRIDE)); do
@@ -90,7 +82,7 @@ for mode in ${FAULT_MODES:-alone}; do
         ;;
       esac
     done
-    clear_fork
+    clear_fork t
   done
 done
 # It ran to the end at last: landed, the siblings in the trash, restorable.
