@@ -45,6 +45,7 @@ for mode in ${FAULT_MODES:-alone}; do
   for ((k = keep + 1; ; k += CRASH_STRIDE)); do
     make_fork
     crash_at_git_call "$k" "$mode" "${pick[@]}" || break
+    k=$FAULT_CALL
     at="call $k ($mode: $(cat "$FAULT_DIR/killed-at"))"
     landed=no
     if [[ $(git rev-parse release) != "$release" ]]; then
@@ -87,7 +88,8 @@ for mode in ${FAULT_MODES:-alone}; do
 done
 # It ran to the end at last: landed, the siblings in the trash, restorable.
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "pick without a kill"
-((k > keep + 8)) || { echo "only $k git calls seen: is the git wrapper used?" >&2; false; }
+(($(fault_calls) > keep + 8)) ||
+  { echo "only $(fault_calls) git calls seen: is the git wrapper used?" >&2; false; }
 assert_eq "$(git cat-file blob release:landed-1.txt)" "attempt 1"
 for i in 1 2 3; do
   assert_eq "$(workspace_state "t-$i")" gone
