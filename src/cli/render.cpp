@@ -255,8 +255,13 @@ bool event_stream() {
 }
 
 void emit_event(std::string_view type, nlohmann::json fields) {
-  nlohmann::json event = {
-      {"type", type}, {"workspace", events().workspace}, {"time", event_time()}};
+  // `time` is `timestamp` under its first name, kept for the readers of earlier versions (the
+  // schema is stable: fields are never renamed or removed).
+  std::string timestamp = event_time();
+  nlohmann::json event = {{"type", type},
+                          {"workspace", events().workspace},
+                          {"timestamp", timestamp},
+                          {"time", timestamp}};
   for (auto& [key, value] : fields.items())
     if (key != "type") event[key] = std::move(value);
   // Paths, names and a set-up command's output are bytes, not necessarily UTF-8: such bytes

@@ -909,19 +909,13 @@ Result<void> post_fill_request(const Project& project, int64_t size) {
   if (auto made = util::make_dirs(dir); !made) return fail(ErrorCode::io_error, made.error());
   std::string name =
       fmt::format("{}-{}-{}.req", ::getpid(), util::process_start_time(::getpid()), ++counter);
-  // Atomic (a temp file renamed into place: a reader never sees half a request) but not synced:
-  // a request lost with the machine is harmless (the next command posts another), and `new`
-  // waits for no fsync.
-  std::string path = util::join(dir, name);
-  std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
-  if (auto written = util::write_file(temp, fmt::format("{}\n", size)); !written) {
-    ::unlink(temp.c_str());
+  // Atomic (a reader never sees half a request) but not synced: a request lost with the machine
+  // is harmless (the next command posts another), and `new` waits for no fsync. (The temp file's
+  // name holds ".tmp.": never counted as a request; one a killed writer left is dropped.)
+  if (auto written = util::write_file_atomic(util::join(dir, name), fmt::format("{}\n", size),
+                                             util::Fsync::no);
+      !written)
     return fail(ErrorCode::io_error, written.error());
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    return fail(ErrorCode::io_error, fmt::format("cannot post a fill request {}", path));
-  }
   return {};
 }
 

@@ -20,8 +20,8 @@ std::string dirname_of(const std::string& path) {
 
 } // namespace
 
-tl::expected<void, std::string> write_file_atomic(const std::string& path,
-                                                  std::string_view content) {
+tl::expected<void, std::string> write_file_atomic(const std::string& path, std::string_view content,
+                                                  Fsync fsync) {
   // Unique per call: two threads writing the same file (the same content, say) each rename a
   // whole file of their own.
   static std::atomic<unsigned> calls{0};
@@ -43,12 +43,13 @@ tl::expected<void, std::string> write_file_atomic(const std::string& path,
     }
     done += static_cast<size_t>(w);
   }
-  if (::fsync(fd) != 0) {
+  if (fsync == Fsync::yes && ::fsync(fd) != 0) {
     ::close(fd);
     return fail("fsync");
   }
   if (::close(fd) != 0) return fail("close");
   if (::rename(tmp.c_str(), path.c_str()) != 0) return fail("rename");
+  if (fsync == Fsync::no) return {};
   int dir = ::open(dirname_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {
     ::fsync(dir);

@@ -1,5 +1,7 @@
 // Crash-safe file replacement: write a temporary file beside the target, fsync it, rename it over
 // the target, fsync the directory. Readers see the old content or the new, never a torn write.
+// (Fsync::no keeps the rename and drops the two fsyncs: for a file whose loss with the machine is
+// harmless, written where a command must not wait for the disk.)
 #pragma once
 
 #include <string>
@@ -8,8 +10,10 @@
 
 namespace util {
 
-tl::expected<void, std::string> write_file_atomic(const std::string& path,
-                                                  std::string_view content);
+enum class Fsync { yes, no };
+
+tl::expected<void, std::string> write_file_atomic(const std::string& path, std::string_view content,
+                                                  Fsync fsync = Fsync::yes);
 
 /// Write a scratch file (created or truncated): no fsync, no rename. For files nothing depends on
 /// after a crash.

@@ -10,8 +10,14 @@
 # berth binary; git's own children and hooks pass through) and, at call K, kills berth with
 # SIGKILL before that git runs: `alone` kills the berth process only, `group` its whole process
 # group (berth is started in a session of its own). `int`, `term` and `hup` send that signal to
-# berth's whole process group instead, as a terminal's Ctrl-C does, and let the git run. berth runs git by a PATH lookup at every call,
-# so the wrapper sees each one.
+# berth's whole process group instead, as a terminal's Ctrl-C does, and let the git run. berth
+# runs git by a PATH lookup at every call, so the wrapper sees each one.
+#
+# `group` kills at the first call from K on at which berth's group holds a process besides berth
+# and this git (a git call running beside it, in berth's group): where there is none, killing
+# the group kills what killing berth alone does, which the `alone` loop checks at each call (a
+# git berth started in a group of its own dies with it in both: its parent-death signal). The
+# call it was killed at is FAULT_CALL (K in the other modes): the loops go on from there.
 
 # The loops visit every git call (CRASH_STRIDE 1). The ASan pass (its test preset sets
 # BERTH_TEST_CRASH_STRIDE=3) visits every third: the dev pass has killed berth at each call and
@@ -34,7 +40,24 @@ if [ -n "\${FAULT_AT:-}" ] && [ /proc/\$PPID/exe -ef "$BERTH_BIN" ]; then
   set -C
   n=1
   until { true >"$FAULT_DIR/calls/\$n"; } 2>/dev/null; do n=\$((n + 1)); done
-  if [ "\$n" -eq "\$FAULT_AT" ]; then
+  fire=no
+  if [ "\$FAULT_MODE" = group ]; then
+    if [ "\$n" -ge "\$FAULT_AT" ]; then
+      read -r _ _ _ _ pgid _ </proc/\$PPID/stat
+      for stat in /proc/[0-9]*/stat; do
+        { read -r pid _ _ _ group _ <"\$stat"; } 2>/dev/null || continue
+        if [ "\$group" = "\$pgid" ] && [ "\$pid" != "\$PPID" ] && [ "\$pid" != \$\$ ]; then
+          # The first call to find one kills (two may find one at once).
+          { true >"$FAULT_DIR/fired"; } 2>/dev/null && fire=yes
+          break
+        fi
+      done
+    fi
+  elif [ "\$n" -eq "\$FAULT_AT" ]; then
+    fire=yes
+  fi
+  if [ \$fire = yes ]; then
+    printf '%s\n' "\$n" >|"$FAULT_DIR/killed-call"
     printf '%s\n' "\$*" >|"$FAULT_DIR/killed-at"
     sig=
     case "\$FAULT_MODE" in int) sig=INT ;; term) sig=TERM ;; hup) sig=HUP ;; esac
@@ -59,14 +82,17 @@ SH
 chmod +x "$FAULT_DIR/bin/git"
 
 # crash_at_git_call K MODE BERTH-ARGS...: run `berth BERTH-ARGS` in a session of its own with the
-# wrapper on PATH, killed (MODE alone|group) at its K-th git call. Returns 0 when it was killed
-# there ($FAULT_DIR/killed-at names the call), 1 when the command finished first (its status in
-# $FAULT_DIR/status, its output in $FAULT_DIR/out and $FAULT_DIR/err).
+# wrapper on PATH, killed (MODE alone|group) at its K-th git call (group: the first from K on that
+# runs beside another process of berth's group). Returns 0 when it was killed (FAULT_CALL is the
+# call's number, $FAULT_DIR/killed-at names it), 1 when the command finished first (its status in
+# $FAULT_DIR/status, its output in $FAULT_DIR/out and $FAULT_DIR/err, its git calls counted by
+# fault_calls).
 crash_at_git_call() {
   local k=$1 mode=$2 status=0
   shift 2
-  rm -rf "$FAULT_DIR/calls" "$FAULT_DIR/killed-at"
+  rm -rf "$FAULT_DIR/calls" "$FAULT_DIR/killed-at" "$FAULT_DIR/killed-call" "$FAULT_DIR/fired"
   mkdir "$FAULT_DIR/calls"
+  FAULT_CALL=$k
   # (The braces keep bash's "Killed" notice out of the test's output.)
   {
     FAULT_AT=$k FAULT_MODE=$mode PATH="$FAULT_DIR/bin:$PATH" \
@@ -74,9 +100,16 @@ crash_at_git_call() {
   } 2>/dev/null || status=$?
   echo "$status" >"$FAULT_DIR/status"
   [[ -e $FAULT_DIR/killed-at ]] || return 1
+  FAULT_CALL=$(<"$FAULT_DIR/killed-call")
   # No git of the killed command may run on (it would change the state under the checks).
   wait_for_no_git_of "$T"
   return 0
+}
+
+# fault_calls: how many git calls the last crash_at_git_call's command made (all of them, when it
+# finished).
+fault_calls() {
+  find "$FAULT_DIR/calls" -type f | wc -l
 }
 
 # git_processes_in DIR: the pids of git processes whose working directory lies under DIR.
@@ -154,6 +187,37 @@ doctor_tells_truth() {
   fi
 }
 
+# ---- a fork of three attempts, for pick's loops ----------------------------------------------
+# (t_pick_killed_at_each_git_call, t_pick_interrupted_at_each_git_call: each round makes the fork
+# TASK anew, picks TASK-1, checks what is left, then clears it.)
+
+# attempt_digests TASK: digest[I] the files of attempt TASK-I (I = 1..3; the caller declares
+# `declare -A digest`), taken in the first round only: every round makes the same files, and
+# each digest reads them all.
+attempt_digests() {
+  local i
+  for i in 1 2 3; do
+    [[ -n ${digest[$i]:-} ]] || digest[$i]=$(tree_digest "$(berth path "$1-$i")")
+  done
+}
+
+# clear_fork TASK: back to no fork: what is left of TASK's attempts discarded, the trash emptied.
+# (The fork's discard, one command for all, with no snapshot: the trash is emptied next. Then
+# each attempt that is still there on its own: one `restore` brought back is no attempt of the
+# fork any more.)
+clear_fork() {
+  local i left=no
+  for i in 1 2 3; do
+    [[ $(workspace_state "$1-$i") == gone ]] || left=yes
+  done
+  [[ $left == no ]] || berth discard --force --no-trash "$1" >/dev/null 2>&1 || true
+  for i in 1 2 3; do
+    [[ $left == no || $(workspace_state "$1-$i") == gone ]] ||
+      berth discard --force --no-trash "$1-$i" >/dev/null 2>&1
+  done
+  git for-each-ref --format='%(refname)' refs/berth/trash/ | xargs -r -n1 git update-ref -d
+}
+
 # user_checkout: a digest of the user's checkout (index, status, files), which no crash may touch.
 user_checkout() {
   {
@@ -180,5 +244,5 @@ user_work_reset() {
 # and print how many git calls it made.
 count_git_calls() {
   crash_at_git_call 1000000 alone "$@" || true
-  find "$FAULT_DIR/calls" -type f | wc -l
+  fault_calls
 }

@@ -54,3 +54,41 @@ content_digest() {
     find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum
   ) | sha256sum | cut -d' ' -f1
 }
+
+# ---- the plain accept loops ---------------------------------------------------------------------
+# (t_plain_accept_killed_at_each_git_call, t_plain_accept_interrupted_at_each_git_call: each round
+# makes the folder $F and its workspace x anew, stops the accept of x at one git call, checks.)
+# The test defines user_edits (the user's own edits in $F, of files the workspace does not touch)
+# and agent_work DIR (the workspace's change); then plain_accept_setup sets F ($T/folder), makes
+# $T/template, and sets BEFORE and EXPECTED (content_digest of the folder as it was, with the
+# user's edits, and as the accept leaves it) and CALLS (the accept's git calls, counted on a
+# round without a fault).
+
+# reset_folder: $F as the template, as the round starts.
+reset_folder() {
+  rm -rf "$F"
+  cp -a "$T/template" "$F"
+}
+
+# make_x: a round's start: the folder anew, workspace x with the agent's work, the user's edits.
+make_x() {
+  reset_folder
+  cd "$F"
+  agent_work "$(berth new x)"
+  user_edits
+}
+
+plain_accept_setup() {
+  F=$T/folder
+  make_folder "$T/template"
+  reset_folder
+  user_edits
+  BEFORE=$(content_digest "$F")
+  agent_work "$F"
+  EXPECTED=$(content_digest "$F")
+  make_x
+  CALLS=$(count_git_calls accept x)
+  assert_eq "$(cat "$FAULT_DIR/status")" 0 "accept without a fault"
+  assert_eq "$(content_digest "$F")" "$EXPECTED" "the folder after the accept"
+  ((CALLS > 5)) || { echo "only $CALLS git calls seen: is the git wrapper used?" >&2; false; }
+}

@@ -33,6 +33,7 @@ for mode in ${FAULT_MODES:-alone}; do
   for ((k = keep + 1; ; k += CRASH_STRIDE)); do
     make_x
     crash_at_git_call "$k" "$mode" "${accept[@]}" || break
+    k=$FAULT_CALL
     [[ $(git cat-file blob release:landed.txt) == landed ]] || {
       echo "not landed before the kill at call $k" >&2
       false

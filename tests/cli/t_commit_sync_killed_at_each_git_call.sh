@@ -53,6 +53,7 @@ for cmd in commit sync; do
   for mode in ${FAULT_MODES:-alone}; do
     for ((k = 1; ; k += CRASH_STRIDE)); do
       crash_at_git_call "$k" "$mode" "${args[@]}" || break
+      k=$FAULT_CALL
       state=$(where "$cmd")
       out=$(berth --json doctor) || true
       out=${out//[[:space:]]/}
@@ -74,7 +75,8 @@ for cmd in commit sync; do
     done
     assert_eq "$(cat "$FAULT_DIR/status")" 0 "$cmd without a kill"
     assert_eq "$(where "$cmd")" after
-    ((k > 5)) || { echo "only $k git calls seen: is the git wrapper used?" >&2; false; }
+    (($(fault_calls) > 5)) ||
+      { echo "only $(fault_calls) git calls seen: is the git wrapper used?" >&2; false; }
     assert_eq "$(user_checkout)" "$user" "the user's checkout after $cmd killed ($mode)"
     work
   done

@@ -61,7 +61,7 @@ chmod +x "$T/fake/berth"
 new_doc=$(jq -c 'del(.invalid, .head, .head_branch, .ahead, .behind, .dirty, .changes,
   .lock_reason, .problem, .synced) + {state: "ready", setup: {copies: [], commands: [], submodules: [],
   warnings: [], failed: false}, warnings: []} | .workspace = del(.setup, .warnings)' "$T/status")
-good_event='{"type": "copied", "workspace": "good", "time": "2026-01-01T00:00:00.000Z", "subject": "a", "detail": "copy", "bytes": 1}'
+good_event='{"type": "copied", "workspace": "good", "timestamp": "2026-01-01T00:00:00.000Z", "time": "2026-01-01T00:00:00.000Z", "subject": "a", "detail": "copy", "bytes": 1}'
 cat >"$T/fake/t_inner.sh" <<SH
 . "$SOURCE_DIR/tests/cli/common.sh"
 FAKE_OUT='{"name": "x", "path": "/p"}' berth --json -C somewhere path good

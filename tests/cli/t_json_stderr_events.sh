@@ -1,7 +1,7 @@
 # Under --json every line berth writes on stderr is one JSON event with its type, the workspace
-# and a time: warnings and notes too (`new --json` used to mix `berth: warning: ...` lines into
-# its NDJSON set-up events), and an error adds an `error` event. `exit_status` only where a
-# command ran.
+# and a timestamp (and `time`, its deprecated first name, the same value): warnings and notes too
+# (`new --json` used to mix `berth: warning: ...` lines into its NDJSON set-up events), and an
+# error adds an `error` event. `exit_status` only where a command ran.
 . "$(dirname "$0")/common.sh"
 make_repo app
 printf '[nonsense]\nkey = 1\n' >.berth.toml # a config warning: unknown key
@@ -12,10 +12,11 @@ run = ["echo hello"]
 TOML
 
 berth --json new x >/dev/null 2>"$T/events"
-# Every line an object with type, workspace and time.
+# Every line an object with type, workspace and timestamp (and time, the same).
 while IFS= read -r line; do
   jq -e 'type == "object" and (.type | type) == "string" and .workspace == "x"
-    and (.time | test("^[0-9-]{10}T[0-9:]{8}[.][0-9]{3}Z$"))' <<<"$line" >/dev/null ||
+    and (.timestamp | test("^[0-9-]{10}T[0-9:]{8}[.][0-9]{3}Z$")) and .time == .timestamp' \
+    <<<"$line" >/dev/null ||
     { echo "not an event: $line" >&2; exit 1; }
 done <"$T/events"
 jq -e -s 'any(.[]; .type == "warning" and (.message | contains("unknown key")))' "$T/events" >/dev/null

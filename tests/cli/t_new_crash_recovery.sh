@@ -15,10 +15,21 @@ wait_for_file "$T/checkout-started"
 assert_eq "$(berth --json list | jq -r '.[] | select(.name == "doomed") | .state')" creating
 kill -9 "$pid"
 wait "$pid" || true
-# The orphaned git checkout finishes (a real crash does not stop it either); wait until it is done.
+# The orphaned git checkout stops (its parent-death signal) or finishes; wait until it is done:
+# no git left working in the repository, nor the smudge filter it started, released now. (Waiting
+# for the index alone spent its whole 5 s: the checkout never writes it.)
 touch "$T/release"
+checkout_at_work() {
+  local pid
+  pgrep -f -- "$T/hold-smudge" >/dev/null && return 0
+  for pid in $(pgrep -x git || true); do
+    [[ $(readlink "/proc/$pid/cwd" 2>/dev/null) == "$T"/* ]] && return 0
+  done
+  return 1
+}
 for _ in $(seq 1 100); do
   [[ -f .git/worktrees/doomed/index && ! -e .git/worktrees/doomed/index.lock ]] && break
+  checkout_at_work || break
   sleep 0.05
 done
 sleep 0.2

@@ -34,6 +34,7 @@ for op in new restore; do
   for mode in ${FAULT_MODES:-alone}; do
     for ((k = 1; ; k += CRASH_STRIDE)); do
       crash_at_git_call "$k" "$mode" "$op" x || break
+      k=$FAULT_CALL
       doctor_tells_truth x
       # path settles what the dead command left first: it answers only for a whole workspace.
       if path=$(berth path x 2>/dev/null); then
@@ -63,7 +64,8 @@ for op in new restore; do
       esac
     done
     assert_eq "$(cat "$FAULT_DIR/status")" 0 "$op without a kill"
-    ((k > 5)) || { echo "only $k git calls seen: is the git wrapper used?" >&2; false; }
+    (($(fault_calls) > 5)) ||
+      { echo "only $(fault_calls) git calls seen: is the git wrapper used?" >&2; false; }
     assert_eq "$(tree_digest "$xpath")" "$want"
     berth discard x >/dev/null 2>&1
     keep_one_snapshot

@@ -5,6 +5,10 @@
 # (the change staged in the checkout, the siblings kept or, too late to stop, in the trash), never
 # half-way: exit 130 and a line saying which; no index.lock; `berth doctor` finds nothing with no
 # repair; the user's own uncommitted work intact; the fork usable at once.
+# The calls before the siblings' discard (as many as `pick --keep-others` makes: the accept of p-1,
+# its landing, its discard of p-1) are accept's, which t_accept_interrupted_at_each_git_call
+# checks at each call: here every third, and each call between two whose outcomes differ (before
+# the landing, after it, too late), so each boundary is found exactly. Each call from there on.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
@@ -15,35 +19,29 @@ before=$(user_checkout)
 declare -A digest
 make_fork() {
   berth fork p -n 3 -- sh -c 'mkdir gen; for i in $(seq 1 60); do echo "$BERTH_ATTEMPT $i" >gen/f$i.txt; done' >/dev/null 2>&1
-  local i
-  for i in 1 2 3; do
-    digest[$i]=$(tree_digest "$(berth path "p-$i")")
-  done
-}
-# Back to no fork: what is left discarded, the trash emptied.
-clear_fork() {
-  local i
-  for i in 1 2 3; do
-    [[ $(workspace_state "p-$i") == gone ]] || berth discard --force "p-$i" >/dev/null 2>&1
-  done
-  git for-each-ref --format='%(refname)' refs/berth/trash/ | xargs -r -n1 git update-ref -d
+  attempt_digests p
 }
 
+make_fork
+keep=$(count_git_calls pick p-1 --keep-others)
+clear_fork p
+user_work_reset "$base"
 make_fork
 calls=$(count_git_calls pick p-1)
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "pick without a signal"
 after=$(user_checkout)
 [[ $after != "$before" ]] || { echo "the pick changed nothing in the checkout" >&2; false; }
-clear_fork
+clear_fork p
 user_work_reset "$base"
-((calls > 10)) || { echo "only $calls git calls seen: is the git wrapper used?" >&2; false; }
+((calls > keep + 10)) || { echo "pick: $calls git calls, with --keep-others $keep" >&2; false; }
 
 modes=(int term hup)
-seen_before=0 seen_after=0
-for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
+seen_before=0 seen_after=0 round=0 prev_k=0 prev_outcome="" window_end=0
+k=1
+while ((k <= calls)); do
   make_fork
-  mode=${modes[k % 3]}
-  crash_at_git_call "$k" "$mode" pick p-1 || { clear_fork && user_work_reset "$base" && break; }
+  mode=${modes[round++ % 3]}
+  crash_at_git_call "$k" "$mode" pick p-1 || { clear_fork p && user_work_reset "$base" && break; }
   at="SIG${mode^^} at call $k ($(cat "$FAULT_DIR/killed-at"))"
   assert_eq "$(cat "$FAULT_DIR/status")" 130 "exit status after $at"
   [[ ! -e .git/index.lock ]] || { echo "index.lock left after $at" >&2; false; }
@@ -53,6 +51,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   berth doctor >/dev/null || { berth doctor >&2; echo "doctor after $at" >&2; false; }
   if [[ $err == *"interrupted: nothing was changed"* ]]; then
     ((++seen_before))
+    outcome=before
     assert_eq "$(user_checkout)" "$before" "the checkout after $at"
     for i in 1 2 3; do
       assert_eq "$(workspace_state "p-$i")" whole "p-$i after $at"
@@ -63,6 +62,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
     assert_eq "$(user_checkout)" "$after" "the checkout of the pick after $at"
   elif [[ $err == *"interrupted after the landing"* ]]; then
     ((++seen_after))
+    outcome=landed
     assert_eq "$(user_checkout)" "$after" "the checkout after $at"
     assert_contains "$err" "berth discard p" "the line after $at"
     for i in 2 3; do
@@ -73,6 +73,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
     berth discard p >/dev/null 2>&1 || { echo "discard p after $at refused" >&2; false; }
   elif [[ $err == *"interrupted too late"* ]]; then
     ((++seen_after))
+    outcome=late
     assert_eq "$(user_checkout)" "$after" "the checkout after $at"
   else
     echo "no line saying what was done after $at: $err" >&2
@@ -81,8 +82,15 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   for i in 1 2 3; do
     assert_eq "$(workspace_state "p-$i")" gone "p-$i at the end after $at"
   done
-  clear_fork
+  clear_fork p
   user_work_reset "$base"
+  next=$((k + 3 * CRASH_STRIDE))
+  ((k < window_end || k >= keep)) && next=$((k + CRASH_STRIDE))
+  if [[ -n $prev_outcome && $outcome != "$prev_outcome" ]] &&
+    ((k > window_end && k > prev_k + CRASH_STRIDE)); then
+    next=$((prev_k + CRASH_STRIDE)) window_end=$k # back: each call since the previous one
+  fi
+  prev_k=$k prev_outcome=$outcome k=$next
 done
 ((seen_before > 0 && seen_after > 0 && k > calls / 2)) || {
   echo "stopped before the landing $seen_before times, after it $seen_after, of $k calls" >&2

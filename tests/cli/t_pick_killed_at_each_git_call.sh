@@ -28,31 +28,24 @@ make_fork() {
     git -C "$ws" commit -q -m "attempt $i"
     echo "edit $i" >>"$ws/README.md"
     echo "new $i" >"$ws/untracked-$i.txt"
-    digest[$i]=$(tree_digest "$ws")
     tip[$i]=$(git rev-parse "berth/t-$i")
   done
-}
-# Back to nothing: what is left discarded, the trash emptied.
-clear_fork() {
-  local i
-  for i in 1 2 3; do
-    [[ $(workspace_state "t-$i") == gone ]] || berth discard --force "t-$i" >/dev/null 2>&1
-  done
-  git for-each-ref --format='%(refname)' refs/berth/trash/ | xargs -r -n1 git update-ref -d
+  attempt_digests t
 }
 pick=(pick t-1 --strategy squash --into release)
 make_fork
 keep=$(count_git_calls "${pick[@]}" --keep-others)
-clear_fork
+clear_fork t
 make_fork
 all=$(count_git_calls "${pick[@]}")
 ((all > keep + 8)) || { echo "pick: $all git calls, with --keep-others $keep" >&2; false; }
-clear_fork
+clear_fork t
 
 for mode in ${FAULT_MODES:-alone}; do
   for ((k = keep + 1; ; k += CRASH_STRIDE)); do
     make_fork
     crash_at_git_call "$k" "$mode" "${pick[@]}" || break
+    k=$FAULT_CALL
     at="call $k ($mode: $(cat "$FAULT_DIR/killed-at"))"
     landed=no
     if [[ $(git rev-parse release) != "$release" ]]; then
@@ -90,12 +83,13 @@ for mode in ${FAULT_MODES:-alone}; do
         ;;
       esac
     done
-    clear_fork
+    clear_fork t
   done
 done
 # It ran to the end at last: landed, the siblings in the trash, restorable.
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "pick without a kill"
-((k > keep + 8)) || { echo "only $k git calls seen: is the git wrapper used?" >&2; false; }
+(($(fault_calls) > keep + 8)) ||
+  { echo "only $(fault_calls) git calls seen: is the git wrapper used?" >&2; false; }
 assert_eq "$(git cat-file blob release:landed-1.txt)" "attempt 1"
 for i in 1 2 3; do
   assert_eq "$(workspace_state "t-$i")" gone

@@ -7,12 +7,6 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 . "$(dirname "$0")/plain_helpers.sh"
-F=$T/folder
-make_folder "$T/template"
-reset_folder() {
-  rm -rf "$F"
-  cp -a "$T/template" "$F"
-}
 user_edits() { echo "mine" >"$F/user-new.txt"; }
 agent_work() {
   (
@@ -23,23 +17,9 @@ agent_work() {
     chmod -x src/run.sh
   )
 }
-make_x() {
-  reset_folder
-  cd "$F"
-  agent_work "$(berth new x)"
-  user_edits
-}
 
-reset_folder
-user_edits
-before=$(content_digest "$F")
-agent_work "$F"
-expected=$(content_digest "$F")
-make_x
-calls=$(count_git_calls accept x)
-assert_eq "$(cat "$FAULT_DIR/status")" 0 "accept without a signal"
-assert_eq "$(content_digest "$F")" "$expected" "the folder after the accept"
-((calls > 5)) || { echo "only $calls git calls seen: is the git wrapper used?" >&2; false; }
+plain_accept_setup
+before=$BEFORE expected=$EXPECTED calls=$CALLS
 
 modes=(int term hup)
 seen_before=0 seen_after=0

@@ -7,14 +7,8 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 . "$(dirname "$0")/plain_helpers.sh"
-F=$T/folder
-make_folder "$T/template"
 
-# The folder as the round starts, the user's own edits (files the workspace does not touch).
-reset_folder() {
-  rm -rf "$F"
-  cp -a "$T/template" "$F"
-}
+# The user's own edits (files the workspace does not touch).
 user_edits() {
   echo "user" >>"$F/empty"
   echo "mine" >"$F/user-new.txt"
@@ -33,26 +27,10 @@ agent_work() {
     rm -rf src/deep && echo now-a-file >src/deep
   )
 }
-make_x() {
-  reset_folder
-  cd "$F"
-  local ws
-  ws=$(berth new x)
-  agent_work "$ws"
-  user_edits
-}
 
 # The two states the folder may be left in: as it was (with the user's edits), and accepted.
-reset_folder
-user_edits
-before=$(content_digest "$F")
-agent_work "$F"
-expected=$(content_digest "$F")
-make_x
-calls=$(count_git_calls accept x)
-assert_eq "$(cat "$FAULT_DIR/status")" 0 "accept without a kill"
-after=$(content_digest "$F")
-assert_eq "$after" "$expected" "the folder after the accept"
+plain_accept_setup
+before=$BEFORE after=$EXPECTED calls=$CALLS
 berth discard --force x >/dev/null 2>&1 || true
 
 for mode in ${FAULT_MODES:-alone}; do
@@ -84,7 +62,7 @@ for mode in ${FAULT_MODES:-alone}; do
       # Written: the workspace is landed (kept) or discarded with its trash snapshot.
       state=$(berth --json list | jq -r '.[] | select(.name == "x") | .state')
       case $state in
-      landed | ready) berth discard --force x >/dev/null ;;
+      landed | ready) berth discard --force --no-trash x >/dev/null ;;
       "") [[ -n $(berth --json trash list | jq -r '.snapshots[] | select(.name == "x") | .name') ]] || {
         echo "no workspace and no trash of x after a kill at call $k ($at)" >&2
         false
@@ -100,8 +78,9 @@ for mode in ${FAULT_MODES:-alone}; do
     ws=$(berth new check)
     assert_eq "$(cat "$ws/src/deep")" now-a-file "the next base after a kill at call $k ($at)"
     assert_eq "$(cat "$ws/user-new.txt")" mine "the user's file in the next base (call $k)"
-    berth discard --force check >/dev/null
-    # (Kept cheap: the trees discarded aside deleted, then their snapshots dropped.)
+    berth discard --force --no-trash check >/dev/null
+    # (Kept cheap: no snapshot of what the round discards itself; the trees discarded aside
+    # deleted, then the snapshots of those dropped.)
     berth doctor --repair >/dev/null 2>&1 || true
     berth trash purge --older-than 0s >/dev/null
   done

@@ -292,6 +292,19 @@ TEST(AtomicFile, WriteReadOverwriteLeavesNoTemporaryFile) {
   EXPECT_EQ(dir_entries(dir.path()), std::vector<std::string>{"record.json"});
 }
 
+TEST(AtomicFile, WithoutFsyncStillReplacesWholeAndLeavesNoTemporaryFile) {
+  auto dir = temp_dir();
+  std::string file = util::join(dir.path(), "1-2-3.req");
+  ASSERT_TRUE(util::write_file_atomic(file, "4\n", util::Fsync::no));
+  EXPECT_EQ(util::read_file(file).value_or("?"), "4\n");
+  ASSERT_TRUE(util::write_file_atomic(file, "12\n", util::Fsync::no));
+  EXPECT_EQ(util::read_file(file).value_or("?"), "12\n");
+  EXPECT_EQ(dir_entries(dir.path()), std::vector<std::string>{"1-2-3.req"});
+  auto error = util::write_file_atomic(util::join(dir.path(), "missing/f"), "x", util::Fsync::no);
+  ASSERT_FALSE(error);
+  EXPECT_NE(error.error().find("missing/f"), std::string::npos) << error.error();
+}
+
 TEST(AtomicFile, BinaryAndLargeContentRoundTrips) {
   auto dir = temp_dir();
   std::string file = util::join(dir.path(), "blob");
