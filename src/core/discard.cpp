@@ -265,7 +265,7 @@ Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w
 }
 
 std::string move_aside(const Project& project, const Workspace& w, bool present, bool symlinked,
-                       const std::optional<Snapshot>& snapshot, bool note_root) {
+                       const std::optional<Snapshot>& snapshot, bool note_root, Detach detach) {
   // A symlink in place of the directory is removed itself; what it points to is never touched.
   if (symlinked) ::unlink(w.path.c_str());
   if (present) repoint_gitfile(w);
@@ -295,12 +295,35 @@ std::string move_aside(const Project& project, const Workspace& w, bool present,
     // Its submodules' relative links (`git submodule` writes them so) no longer lead to their
     // modules from one level deeper: made absolute, so that the deleter's full look can read them.
     (void)repair_submodule_links(aside);
-    (void)git_status_of(workspace_call(
-        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
+    if (detach == Detach::now)
+      (void)git_status_of(workspace_call(
+          aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
     // A root other than today's: the background deleter learns of it here.
     if (note_root) note_trash_root(project, util::dirname(w.path));
   }
   return doomed;
+}
+
+void detach_asides(const Project& project, const std::vector<Workspace>& asides) {
+  // From the repository, each tree's HEAD is `worktrees/<id>/HEAD` (its admin dir's name).
+  const std::string admin_dirs = util::join(project.common_dir(), "worktrees");
+  std::string input;
+  bool together = asides.size() > 1;
+  for (const auto& aside : asides) {
+    std::string head = "worktrees/" + util::basename(aside.git_dir) + "/HEAD";
+    if (util::dirname(aside.git_dir) != admin_dirs ||
+        head.find_first_of(" \n") != std::string::npos)
+      together = false;
+    input += fmt::format("option no-deref\nupdate {} {}\n", head, head);
+  }
+  if (together) {
+    GitCall update = repo_call(project, {"update-ref", "-m", "berth: discarded", "--stdin"});
+    update.input = input;
+    if (auto all = git_status_of(update); all && all->ok()) return;
+  }
+  for (const auto& aside : asides)
+    (void)git_status_of(workspace_call(
+        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
 }
 
 Result<void> remove_in_place(const Project& project, const Workspace& w) {
@@ -667,16 +690,25 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     if (one.tip_listed) hints[i].branch_tip = one.tip;
     if (auto listed = newest.find(w.name); listed != newest.end()) hints[i].newest = listed->second;
   }
+  // (one capture pass, one hash-object for their untracked files, two for their commits)
+  std::vector<SnapshotAsked> asked;
+  for (size_t i : snapping)
+    asked.push_back(SnapshotAsked{
+        &all[i].claim->workspace(),
+        all[i].claim->present ? Content::work_tree : Content::commits_only, hints[i]});
+  auto batch = make_snapshots(project, asked);
   std::vector<Result<Snapshot>> made(names.size());
-  util::parallel_for(snapping.size(), [&](size_t k) {
-    size_t i = snapping[k];
-    const Workspace& w = all[i].claim->workspace();
-    const Content content = all[i].claim->present ? Content::work_tree : Content::commits_only;
-    made[i] = make_snapshot(project, w, content, hints[i]);
+  std::vector<size_t> retaking;
+  for (size_t k = 0; k < snapping.size(); ++k) {
+    made[snapping[k]] = std::move(batch[k]);
     // A git call that failed (a `git gc --prune=now` deleting what it had just written, say):
     // taken again as discard takes it, its ref made and checked at once (unless a hook said no).
-    if (!made[i] && made[i].error().code != ErrorCode::hook_refused)
-      made[i] = take_whole_snapshot(project, w, content);
+    if (!made[snapping[k]] && made[snapping[k]].error().code != ErrorCode::hook_refused)
+      retaking.push_back(k);
+  }
+  util::parallel_for(retaking.size(), [&](size_t j) {
+    size_t k = retaking[j];
+    made[snapping[k]] = take_whole_snapshot(project, *asked[k].workspace, asked[k].content);
   });
   for (size_t i : snapping) {
     if (!made[i])
@@ -756,13 +788,18 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   }
 
   // Each tree moved aside (or removed in place); from here on a crash is finished by the next
-  // command, never undone.
+  // command, never undone. Their HEADs detached after, in one transaction.
+  std::vector<Workspace> asides;
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];
     const Workspace& w = one.claim->workspace();
     one.doomed = move_aside(project, w, one.claim->present, one.claim->symlinked, one.d.snapshot,
-                            one.background);
+                            one.background, Detach::later);
+    if (one.doomed != w.path) {
+      asides.push_back(w);
+      asides.back().path = one.doomed;
+    }
     if (one.doomed == w.path &&
         (one.claim->present || one.claim->symlinked || git_has_worktree(project, w.path)))
       if (auto removed = remove_in_place(project, w); !removed) {
@@ -771,6 +808,7 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       }
     one.claim->keep();
   }
+  detach_asides(project, asides);
   std::vector<BranchToDrop> drops;
   for (size_t i = 0; i < names.size(); ++i)
     if (live(i))

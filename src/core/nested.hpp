@@ -10,6 +10,7 @@
 #include "core/capture.hpp"
 #include "core/porcelain.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,17 @@ std::vector<std::string> restore_nested(const Project& project, const Workspace&
 /// no clean filter, no end-of-line conversion, so that the trash gives back the same bytes.
 Result<std::string> untracked_as_is(const Project& project, const Workspace& workspace,
                                     const std::string& index_tree, const std::string& work_tree);
+
+/// untracked_as_is of several work trees (a discard's siblings): one hash-object for all their
+/// untracked files, one tree edit for all the trees that differ. `known`, when set, is a work
+/// tree's untracked files as its capture found them (Captured::added): no diff-tree to find them.
+struct UntrackedAsked {
+  const Workspace* workspace;
+  std::string index_tree, work_tree;
+  std::optional<std::vector<TreeEntry>> known;
+};
+Result<std::vector<std::string>> untracked_as_is_many(const Project& project,
+                                                      const std::vector<UntrackedAsked>& asked);
 
 /// After a restore filled the work tree from `work_tree` (through the smudge filters): write
 /// the untracked files back with their bytes as stored.
