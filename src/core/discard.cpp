@@ -593,7 +593,6 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     bool tip_listed = false; // read with the others (else the snapshot reads it again)
     bool background = false;
     std::future<IgnoredCount> ignored;
-    std::future<bool> any_ignored;
     std::string doomed;
     std::optional<SnapshotTrees> trees; // as the batch's check read them
   };
@@ -601,7 +600,6 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   auto give_up = [&](size_t i, Error error) {
     One& one = all[i];
     if (one.ignored.valid()) one.ignored.wait();
-    if (one.any_ignored.valid()) one.any_ignored.wait();
     one.claim.reset(); // (puts the record back unless the tree has left its place)
     results[i] = tl::unexpected(std::move(error));
   };
@@ -681,12 +679,9 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
             return count_ignored_apart(w.git_dir, w.path, made);
           });
     }
-    if (one.background)
-      one.any_ignored = std::async(std::launch::async, [&w, &project] {
-        return has_ignored(w.git_dir, w.path, [&] {
-          return with_setup_made(setup_made_paths(project), w.setup_made);
-        });
-      });
+    // (No quick look for ignored files in a tree left to the background deleter: a walk of
+    // every folder of every sibling, for a note that only a single discard prints. The deleter
+    // counts them, for `restore --list`.)
     if (one.tip_listed) hints[i].branch_tip = one.tip;
     if (auto listed = newest.find(w.name); listed != newest.end()) hints[i].newest = listed->second;
   }
@@ -784,7 +779,6 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       one.d.setup_files = counted.setup_files;
       one.d.setup_bytes = counted.setup_bytes;
     }
-    if (one.any_ignored.valid()) one.d.ignored_present = one.any_ignored.get();
   }
 
   // Each tree moved aside (or removed in place); from here on a crash is finished by the next

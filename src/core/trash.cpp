@@ -302,6 +302,13 @@ std::vector<Result<Snapshot>> make_snapshots(const Project& project,
     }
   }
 
+  // The gitlinks each one's commits changed (their commits may exist only in its modules), in
+  // one diff-tree for all.
+  std::vector<std::pair<std::string, std::string>> base_head(n);
+  for (size_t i : capturing)
+    if (live[i]) base_head[i] = {asked[i].workspace->base, all[i].s.head};
+  auto committed = gitlinks_committed(project, base_head);
+
   for (size_t i = 0; i < n; ++i) {
     if (!live[i]) continue;
     const Workspace& w = *asked[i].workspace;
@@ -309,7 +316,8 @@ std::vector<Result<Snapshot>> make_snapshots(const Project& project,
     Snapshot& s = one.s;
     auto rest = [&]() -> Result<void> {
       if (asked[i].content == Content::work_tree) {
-        s.nested = BERTH_TRY(save_nested(project, w, one.nested, s.head, s.warnings));
+        s.nested = BERTH_TRY(save_nested(project, w, one.nested, s.head, s.warnings,
+                                         committed ? &(*committed)[i] : nullptr));
         // The branch the agent had checked out (its own, maybe not berth's), to check it out
         // again.
         s.head_ref = BERTH_TRY(head_ref_of(w));
