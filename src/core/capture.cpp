@@ -266,6 +266,8 @@ struct Capturing {
   std::vector<TreeEntry> added;
   std::string tiny; // its scratch index
   bool fast = false;
+  bool on_shadow =
+      false; // staged on a copy of the whole shadow (many paths, a name with a newline)
 };
 
 // The way that looks at everything: without the shadow (dropped: something went wrong with it,
@@ -363,10 +365,15 @@ std::vector<Result<Captured>> capture_many(const Project& project,
   };
   std::vector<std::string> wanted;
   for (size_t i = 0; i < n; ++i) {
-    const Capturing& one = all[i];
+    Capturing& one = all[i];
     if (!one.fast) continue;
     wanted.push_back(folder_of(one.c.head, ""));
-    if (one.paths.empty() || one.paths.size() > kMaxEditedPaths) continue;
+    // (cat-file reads names by lines: a path with a newline is staged on the whole shadow)
+    if (one.paths.size() > kMaxEditedPaths ||
+        std::any_of(one.paths.begin(), one.paths.end(),
+                    [](const std::string& p) { return p.find('\n') != std::string::npos; }))
+      one.on_shadow = true;
+    if (one.paths.empty() || one.on_shadow) continue;
     std::set<std::string> folders{""};
     for (const auto& p : one.paths)
       for (std::string dir = parent_folder(p); !dir.empty(); dir = parent_folder(dir))
@@ -403,7 +410,7 @@ std::vector<Result<Captured>> capture_many(const Project& project,
   // tree written at once, one hash-object per folder depth for all.
   util::parallel_for(staging.size(), [&](size_t k) {
     Capturing& one = all[staging[k]];
-    if (one.paths.size() > kMaxEditedPaths) return;
+    if (one.on_shadow) return;
     auto seeds = entries_of(listing, base_of(one), one.paths);
     if (seeds) one.changes = stage_paths(*one.w, one.paths, *seeds, one.tiny, one.added);
   });
