@@ -103,7 +103,7 @@ std::optional<PathChanges> stage_paths(const Workspace& w, const std::vector<std
                                        const std::map<std::string, TreeEntry>& seeds,
                                        const std::string& tiny, std::vector<TreeEntry>& added) {
   GitCall update = with_index(w, {"update-index", "--add", "--remove", "--replace"}, tiny);
-  constexpr size_t kMaxSeedArgs = 64 * 1024;
+  constexpr size_t kMaxSeedArgs = size_t{64} * 1024;
   size_t seed_bytes = 0;
   for (const auto& [path, e] : seeds)
     seed_bytes += path.size() + e.oid.size() + 32;

@@ -687,6 +687,7 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   }
   // (one capture pass, one hash-object for their untracked files, two for their commits)
   std::vector<SnapshotAsked> asked;
+  asked.reserve(snapping.size());
   for (size_t i : snapping)
     asked.push_back(SnapshotAsked{
         &all[i].claim->workspace(),
