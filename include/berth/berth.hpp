@@ -333,7 +333,8 @@ struct Discarded {
   /// Snapshot::ignored_files); the two counts above are then unknown.
   bool ignored_counted = true;
   /// With ignored_counted false: whether the tree holds any ignored file at all (a quick look,
-  /// not a count); the note that they are not saved is printed only then.
+  /// not a count); the note that they are not saved is printed only then. discard_workspaces
+  /// (several at once: a pick's siblings, a fork's attempts) does not look: true.
   bool ignored_present = true;
   std::vector<std::string> warnings;
 };

@@ -7,12 +7,14 @@
 #include "core/tree_edit.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
+#include "util/parallel.hpp"
 #include "util/paths.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,26 +65,64 @@ bool update_paths(const Workspace& w, const std::vector<std::string>& paths,
   return updated && updated->ok();
 }
 
+std::string parent_folder(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+// How read_trees names the folder `dir` of the tree of `tree_ish`.
+std::string folder_of(const std::string& tree_ish, const std::string& dir) {
+  return dir.empty() ? tree_ish + "^{tree}" : tree_ish + ":" + dir;
+}
+
+// The entries `paths` have in the tree `tree_ish` (files, links, gitlinks; not folders), from
+// the folders `listing` holds. Nullopt when a folder on their way was not read.
+std::optional<std::map<std::string, TreeEntry>> entries_of(const TreeListing& listing,
+                                                           const std::string& tree_ish,
+                                                           const std::vector<std::string>& paths) {
+  std::map<std::string, TreeEntry> found;
+  for (const auto& p : paths) {
+    std::string dir = parent_folder(p);
+    auto it = listing.find(folder_of(tree_ish, dir));
+    if (it == listing.end()) return std::nullopt;
+    if (!it->second) continue;
+    std::string name = dir.empty() ? p : p.substr(dir.size() + 1);
+    for (const auto& e : it->second->entries)
+      if (e.name == name && !e.is_tree()) found[p] = e;
+  }
+  return found;
+}
+
 // The new entries of `paths` as git would stage them (filters, modes, symlinks, gitlinks), made
-// in a tiny index that holds only those paths: seeded with their entries in `base` (so that
-// core.fileMode=false keeps a mode, as with the full index), then updated from the work tree.
+// in a tiny index that holds only those paths: seeded with `seeds`, their entries in the tree
+// they are staged onto (so that core.fileMode=false keeps a mode, as with the full index), then
+// updated from the work tree; one update-index for both when the seeds fit on its command line.
+// `added` gets the regular files that had no entry there (what the trash keeps as they are).
 // Nullopt when git refuses.
-std::optional<PathChanges> stage_paths(const Workspace& w, const std::string& base,
-                                       const std::vector<std::string>& paths,
-                                       const std::string& tiny) {
-  GitCall seeds = workspace_call(w, {"ls-tree", "-z", "--full-tree", base, "--"});
-  seeds.env["GIT_LITERAL_PATHSPECS"] = "1";
-  seeds.args.insert(seeds.args.end(), paths.begin(), paths.end());
-  auto listed = git_status_of(seeds);
-  if (!listed || !listed->ok()) return std::nullopt;
-  GitCall seed = with_index(w, {"update-index", "-z", "--index-info"}, tiny);
-  for (const auto& record : split_z(listed->out))
-    if (record.rfind("040000 ", 0) != 0) seed.input += record + '\0';
-  if (!seed.input.empty()) {
+std::optional<PathChanges> stage_paths(const Workspace& w, const std::vector<std::string>& paths,
+                                       const std::map<std::string, TreeEntry>& seeds,
+                                       const std::string& tiny, std::vector<TreeEntry>& added) {
+  GitCall update = with_index(w, {"update-index", "--add", "--remove", "--replace"}, tiny);
+  constexpr size_t kMaxSeedArgs = size_t{64} * 1024;
+  size_t seed_bytes = 0;
+  for (const auto& [path, e] : seeds)
+    seed_bytes += path.size() + e.oid.size() + 32;
+  if (seed_bytes <= kMaxSeedArgs) {
+    for (const auto& [path, e] : seeds)
+      update.args.insert(update.args.end(),
+                         {"--cacheinfo", fmt::format("{},{},{}", e.mode, e.oid, path)});
+  } else {
+    GitCall seed = with_index(w, {"update-index", "-z", "--index-info"}, tiny);
+    for (const auto& [path, e] : seeds)
+      seed.input += fmt::format("{} {}\t{}", e.mode, e.oid, path) + '\0';
     auto seeded = git_status_of(seed);
     if (!seeded || !seeded->ok()) return std::nullopt;
   }
-  if (!update_paths(w, paths, tiny)) return std::nullopt;
+  update.args.insert(update.args.end(), {"-z", "--stdin"});
+  for (const auto& p : paths)
+    update.input += p + '\0';
+  auto updated = git_status_of(update);
+  if (!updated || !updated->ok()) return std::nullopt;
   auto staged = git_status_of(with_index(w, {"ls-files", "-s", "-z"}, tiny));
   if (!staged || !staged->ok()) return std::nullopt;
   PathChanges changes;
@@ -101,50 +141,22 @@ std::optional<PathChanges> stage_paths(const Workspace& w, const std::string& ba
     if (it == changes.end()) continue; // a seed the update left alone cannot be: be safe
     it->second = TreeEntry{record.substr(0, s1), {}, record.substr(s1 + 1, s2 - s1 - 1)};
   }
+  added.clear();
+  for (const auto& [path, entry] : changes)
+    if (entry && !seeds.contains(path) && (entry->mode == "100644" || entry->mode == "100755"))
+      added.push_back(TreeEntry{entry->mode, path, entry->oid});
   return changes;
 }
 
-// The work tree's tree without looking at unchanged files: the status through the shadow (which
-// the watcher keeps informed) names what differs from the index, and only those paths are staged
-// onto the index's tree. Nullopt when this way does not work here: the caller stages everything.
-std::optional<Captured> capture_changes(const Project& project, const Workspace& w,
-                                        const Shadow& shadow, const Verdict& seen,
-                                        const std::string& tmp_dir, Captured c) {
-  auto summary = parse_status_v2(seen.status);
-  if (summary.head != c.head) return std::nullopt; // HEAD moved under us: look at everything
-  // Nothing staged: the index's tree is HEAD's (intent-to-add entries are not in either).
-  if (summary.staged == 0 && summary.conflicted == 0) {
-    c.index_tree = c.head_tree;
-  } else {
-    auto staged = index_tree(project, w, shadow);
-    if (!staged) return std::nullopt; // unresolved conflicts: no staged tree
-    c.index_tree = *staged;
-  }
-  c.nested = summary.nested;
-  auto paths = stageable_paths(w, summary);
-  drop_unrecordable(w, paths, c.unrecordable);
-  if (paths.empty()) {
-    c.work_tree = c.index_tree;
-    return c;
-  }
-  static std::atomic<int> counter{0};
-  ScratchFile tiny{util::join(tmp_dir, fmt::format("tiny.{}.{}", ::getpid(), ++counter))};
-  if (paths.size() <= kMaxEditedPaths) {
-    if (auto changes = stage_paths(w, c.index_tree, paths, tiny.path)) {
-      auto tree = edit_tree(project.common_dir(), c.index_tree, *changes, tmp_dir);
-      if (tree && *tree) {
-        c.work_tree = **tree;
-        return c;
-      }
-    }
-  }
-  // Many paths (or an edit a tree cannot take): stage them on a copy of the whole shadow.
-  if (!copy_index(shadow.index, tiny.path) || !update_paths(w, paths, tiny.path))
-    return std::nullopt;
-  auto tree = git_status_of(with_index(w, {"write-tree"}, tiny.path));
+// Many paths (or an edit a tree cannot take): the changed paths staged on a copy of the whole
+// shadow, and its tree written. Nullopt when git refuses.
+std::optional<std::string> stage_on_shadow(const Workspace& w, const Shadow& shadow,
+                                           const std::vector<std::string>& paths,
+                                           const std::string& tiny) {
+  if (!copy_index(shadow.index, tiny) || !update_paths(w, paths, tiny)) return std::nullopt;
+  auto tree = git_status_of(with_index(w, {"write-tree"}, tiny));
   if (!tree || !tree->ok()) return std::nullopt;
-  c.work_tree = chomp(tree->out);
-  return c;
+  return chomp(tree->out);
 }
 
 // Both trees the slow, sure way: a scratch copy of the real index, then a status on it (every
@@ -214,7 +226,7 @@ std::optional<Captured> kept_capture(const Workspace& w, const Verdict& seen) {
     return std::nullopt;
   auto summary = parse_status_v2(seen.status);
   if (summary.head != ids[0]) return std::nullopt;
-  Captured c{ids[0], ids[1], ids[2], ids[3], summary.nested, {}};
+  Captured c{ids[0], ids[1], ids[2], ids[3], summary.nested, {}, {}};
   auto paths = stageable_paths(w, summary);
   drop_unrecordable(w, paths, c.unrecordable);
   return c;
@@ -222,63 +234,224 @@ std::optional<Captured> kept_capture(const Workspace& w, const Verdict& seen) {
 
 } // namespace
 
-Result<Captured> capture(const Project& project, const Workspace& w) {
-  // Through the shadow, the status first: when the watcher says nothing changed since the last
-  // capture, its trees stand (compare, diff and accept of an idle workspace cost no git call).
-  std::optional<Shadow> shadow = open_shadow(project, w);
-  std::optional<Verdict> seen;
-  if (shadow) seen = look(project, w, *shadow);
-  if (seen && !seen->capture.empty())
-    if (auto kept = kept_capture(w, *seen)) return *kept;
-  // HEAD and its tree: HEAD as the verdict's status saw it when there is one (the fast way below
-  // builds on that status, so the capture is of that one moment), else asked; one git call
-  // either way.
-  auto ends = [&](const std::string& seen_head) -> Result<Captured> {
-    Captured c;
-    if (!seen_head.empty()) {
-      c.head = seen_head;
-      c.head_tree =
-          chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", c.head + "^{tree}"}))).out);
-      return c;
-    }
-    // HEAD and its tree in one call (after "--", which git echoes, nothing is a path).
-    auto head = git(workspace_call(w, {"rev-parse", "HEAD^{commit}", "HEAD^{tree}", "--"}));
-    if (!head) {
-      // Its branch deleted under it: say so rather than git's "bad revision".
-      BERTH_TRY(refuse_lost_branch(project, w));
-      return tl::unexpected(head.error());
-    }
-    auto ids = split_lines(head->out);
-    if (ids.size() < 2 || ids[0].empty() || ids[1].empty())
-      return fail(ErrorCode::git_failed,
-                  fmt::format("git rev-parse did not name HEAD of workspace '{}'", w.name));
-    c.head = ids[0];
-    c.head_tree = ids[1];
-    return c;
-  };
-  std::string seen_head = seen ? parse_status_v2(seen->status).head : std::string();
-  Captured c = BERTH_TRY(ends(seen_head));
+namespace {
 
-  std::string tmp_dir = util::join(project.berth_dir(), "tmp");
-  if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
-  if (shadow) {
-    if (seen)
-      if (auto fast = capture_changes(project, w, *shadow, *seen, tmp_dir, c)) {
-        // Kept only with a verdict that was saved whole (its commit counts taken): a later
-        // `list` must not reuse one without them.
-        if (!seen->token.empty() && !seen->counts.empty()) {
-          Verdict with = *seen;
-          with.capture = capture_record(*fast);
-          save_verdict(project, w, with);
-        }
-        return *fast;
-      }
-    // Something went wrong the fast way (a shadow git cannot read, say): drop the shadow and let
-    // git look at everything, HEAD included (it may have moved since that status).
-    discard_shadow(project, w);
-    if (!seen_head.empty()) c = BERTH_TRY(ends({}));
+// HEAD and its tree in one call (after "--", which git echoes, nothing is a path).
+Result<Captured> head_ends(const Project& project, const Workspace& w) {
+  Captured c;
+  auto head = git(workspace_call(w, {"rev-parse", "HEAD^{commit}", "HEAD^{tree}", "--"}));
+  if (!head) {
+    // Its branch deleted under it: say so rather than git's "bad revision".
+    BERTH_TRY(refuse_lost_branch(project, w));
+    return tl::unexpected(head.error());
   }
-  return capture_all(project, w, std::move(c), tmp_dir);
+  auto ids = split_lines(head->out);
+  if (ids.size() < 2 || ids[0].empty() || ids[1].empty())
+    return fail(ErrorCode::git_failed,
+                fmt::format("git rev-parse did not name HEAD of workspace '{}'", w.name));
+  c.head = ids[0];
+  c.head_tree = ids[1];
+  return c;
+}
+
+// One workspace's capture on its way through capture_many.
+struct Capturing {
+  const Workspace* w = nullptr;
+  std::optional<Shadow> shadow;
+  std::optional<Verdict> seen;
+  Captured c;
+  bool index_is_head = false; // nothing staged: the index's tree is HEAD's
+  std::vector<std::string> paths;
+  std::optional<PathChanges> changes;
+  std::vector<TreeEntry> added;
+  std::string tiny; // its scratch index
+  bool fast = false;
+  bool on_shadow =
+      false; // staged on a copy of the whole shadow (many paths, a name with a newline)
+};
+
+// The way that looks at everything: without the shadow (dropped: something went wrong with it,
+// a shadow git cannot read, say), HEAD asked again (it may have moved since the shadow's status).
+Result<Captured> capture_slowly(const Project& project, Capturing& one,
+                                const std::string& tmp_dir) {
+  if (one.shadow) discard_shadow(project, *one.w);
+  Captured c = BERTH_TRY(head_ends(project, *one.w));
+  return capture_all(project, *one.w, std::move(c), tmp_dir);
+}
+
+// Kept only with a verdict that was saved whole (its commit counts taken): a later `list` must
+// not reuse one without them.
+void keep_capture(const Project& project, const Capturing& one) {
+  if (one.seen && !one.seen->token.empty() && !one.seen->counts.empty()) {
+    Verdict with = *one.seen;
+    with.capture = capture_record(one.c);
+    save_verdict(project, *one.w, with);
+  }
+}
+
+} // namespace
+
+Result<Captured> capture(const Project& project, const Workspace& w, Counts counts) {
+  return capture_many(project, {&w}, counts).front();
+}
+
+std::vector<Result<Captured>> capture_many(const Project& project,
+                                           const std::vector<const Workspace*>& workspaces,
+                                           Counts counts) {
+  const size_t n = workspaces.size();
+  std::vector<Result<Captured>> results(n);
+  // The same workspace twice: its shadow is held while it is captured, so one after the other.
+  std::set<std::string> names;
+  for (const Workspace* w : workspaces)
+    names.insert(w->name);
+  if (names.size() != n) {
+    for (size_t i = 0; i < n; ++i)
+      results[i] = capture_many(project, {workspaces[i]}, counts).front();
+    return results;
+  }
+  std::string tmp_dir = util::join(project.berth_dir(), "tmp");
+  if (auto made = util::make_dirs(tmp_dir); !made) {
+    for (auto& r : results)
+      r = fail(ErrorCode::io_error, made.error());
+    return results;
+  }
+  std::vector<Capturing> all(n);
+  std::vector<char> done(n, 0); // (not vector<bool>: written side by side)
+
+  // Each one's status through its shadow, side by side. When the watcher says nothing changed
+  // since the last capture, its trees stand (compare, diff and accept of an idle workspace cost
+  // no git call); without a shadow, or a status, the capture is taken the slow way now.
+  util::parallel_for(n, [&](size_t i) {
+    Capturing& one = all[i];
+    const Workspace& w = *workspaces[i];
+    one.w = &w;
+    if (auto opened = open_shadow(project, w)) one.shadow.emplace(std::move(*opened));
+    if (one.shadow) one.seen = look(project, w, *one.shadow, counts);
+    if (one.seen && !one.seen->capture.empty())
+      if (auto kept = kept_capture(w, *one.seen)) {
+        results[i] = std::move(*kept);
+        done[i] = 1;
+        return;
+      }
+    // HEAD as the verdict's status saw it (the capture builds on that status, so it is of that
+    // one moment).
+    auto summary = one.seen ? parse_status_v2(one.seen->status) : StatusSummary{};
+    if (!one.shadow || !one.seen || summary.head.empty()) {
+      results[i] = capture_slowly(project, one, tmp_dir);
+      done[i] = 1;
+      return;
+    }
+    one.c.head = summary.head;
+    // Nothing staged: the index's tree is HEAD's (intent-to-add entries are not in either).
+    if (summary.staged == 0 && summary.conflicted == 0) {
+      one.index_is_head = true;
+    } else if (auto staged = index_tree(project, w, *one.shadow)) {
+      one.c.index_tree = *staged;
+    } else {
+      results[i] = capture_slowly(project, one, tmp_dir); // unresolved conflicts: no staged tree
+      done[i] = 1;
+      return;
+    }
+    one.c.nested = summary.nested;
+    one.paths = stageable_paths(w, summary);
+    drop_unrecordable(w, one.paths, one.c.unrecordable);
+    one.fast = true;
+  });
+
+  // One cat-file for all: each HEAD's tree, and the folders their changed paths are in (in the
+  // tree they are staged onto: the seeds of their tiny indexes, and what the edit rewrites).
+  auto base_of = [](const Capturing& one) {
+    return one.index_is_head ? one.c.head : one.c.index_tree;
+  };
+  std::vector<std::string> wanted;
+  for (size_t i = 0; i < n; ++i) {
+    Capturing& one = all[i];
+    if (!one.fast) continue;
+    wanted.push_back(folder_of(one.c.head, ""));
+    // (cat-file reads names by lines: a path with a newline is staged on the whole shadow)
+    if (one.paths.size() > kMaxEditedPaths ||
+        std::any_of(one.paths.begin(), one.paths.end(),
+                    [](const std::string& p) { return p.find('\n') != std::string::npos; }))
+      one.on_shadow = true;
+    if (one.paths.empty() || one.on_shadow) continue;
+    std::set<std::string> folders{""};
+    for (const auto& p : one.paths)
+      for (std::string dir = parent_folder(p); !dir.empty(); dir = parent_folder(dir))
+        folders.insert(dir);
+    for (const auto& dir : folders)
+      wanted.push_back(folder_of(base_of(one), dir));
+  }
+  TreeListing listing;
+  bool read = false;
+  if (!wanted.empty())
+    if (auto got = read_trees(project.common_dir(), wanted, listing); got && *got) read = true;
+  static std::atomic<int> counter{0};
+  std::vector<size_t> staging;
+  for (size_t i = 0; i < n; ++i) {
+    Capturing& one = all[i];
+    if (!one.fast) continue;
+    auto head = listing.find(folder_of(one.c.head, ""));
+    if (!read || head == listing.end() || !head->second) {
+      one.fast = false;
+      continue;
+    }
+    one.c.head_tree = head->second->oid;
+    if (one.index_is_head) one.c.index_tree = one.c.head_tree;
+    if (one.paths.empty()) {
+      one.c.work_tree = one.c.index_tree;
+      one.c.added.emplace();
+      continue;
+    }
+    one.tiny = util::join(tmp_dir, fmt::format("tiny.{}.{}", ::getpid(), ++counter));
+    staging.push_back(i);
+  }
+
+  // The changed paths staged, each in its tiny index (side by side), then every work tree's
+  // tree written at once, one hash-object per folder depth for all.
+  util::parallel_for(staging.size(), [&](size_t k) {
+    Capturing& one = all[staging[k]];
+    if (one.on_shadow) return;
+    auto seeds = entries_of(listing, base_of(one), one.paths);
+    if (seeds) one.changes = stage_paths(*one.w, one.paths, *seeds, one.tiny, one.added);
+  });
+  std::vector<TreeEdit> edits;
+  std::vector<size_t> edited;
+  for (size_t i : staging)
+    if (all[i].changes) {
+      edits.push_back(TreeEdit{all[i].c.index_tree, std::move(*all[i].changes), base_of(all[i])});
+      edited.push_back(i);
+    }
+  if (!edits.empty())
+    if (auto trees = edit_trees(project.common_dir(), edits, tmp_dir, &listing))
+      for (size_t k = 0; k < edited.size(); ++k)
+        if (auto& tree = (*trees)[k]) {
+          all[edited[k]].c.work_tree = *tree;
+          all[edited[k]].c.added = std::move(all[edited[k]].added);
+        }
+  // Many paths, or an edit a tree cannot take: staged on a copy of the whole shadow; when that
+  // fails too, the slow way.
+  util::parallel_for(staging.size(), [&](size_t k) {
+    Capturing& one = all[staging[k]];
+    if (one.c.work_tree.empty()) {
+      if (auto tree = stage_on_shadow(*one.w, *one.shadow, one.paths, one.tiny))
+        one.c.work_tree = *tree;
+      else
+        one.fast = false;
+    }
+    ::unlink(one.tiny.c_str());
+  });
+
+  for (size_t i = 0; i < n; ++i) {
+    if (done[i]) continue;
+    Capturing& one = all[i];
+    if (!one.fast) {
+      results[i] = capture_slowly(project, one, tmp_dir);
+      continue;
+    }
+    keep_capture(project, one);
+    results[i] = std::move(one.c);
+  }
+  return results;
 }
 
 Result<std::string> capture_work_tree_fully(const Project& project, const Workspace& w) {

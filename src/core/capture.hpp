@@ -4,6 +4,8 @@
 
 #include "berth/berth.hpp"
 #include "core/porcelain.hpp"
+#include "core/shadow.hpp"
+#include "core/tree_edit.hpp"
 
 #include <map>
 #include <optional>
@@ -24,6 +26,10 @@ struct Captured {
   /// git cannot record them, so work_tree keeps what the index had there. No content is lost
   /// (such files hold none), but a command that lands or commits the work refuses them.
   std::vector<std::string> unrecordable;
+  /// The files work_tree has and index_tree has not (regular files only: what the trash keeps
+  /// as they are on disk; `name` holds the path), when the capture knows them without asking
+  /// git (it staged only the changed paths); nullopt otherwise.
+  std::optional<std::vector<TreeEntry>> added;
 
   bool clean() const { return work_tree == head_tree; }
 };
@@ -34,7 +40,19 @@ Result<void> refuse_unrecordable(const Workspace& workspace, const Captured& c);
 
 /// Build the trees through a scratch copy of the workspace's index: the copy keeps the stat data,
 /// so only files that changed are hashed, and the workspace's own index is never written.
-Result<Captured> capture(const Project& project, const Workspace& workspace);
+/// `counts`: whether the look takes the commit counts (and so keeps the verdict and the capture
+/// for later commands); a discard skips them.
+Result<Captured> capture(const Project& project, const Workspace& workspace,
+                         Counts counts = Counts::take);
+
+/// capture of several workspaces (a discard's siblings, a compare's attempts): each one's status
+/// side by side, then what they share done once for all: their HEADs' trees and the folders the
+/// changed paths are in read in one `cat-file --batch`, the new trees written in one
+/// `hash-object` per folder depth. One result per workspace (the same workspace twice is
+/// captured once each, one after the other).
+std::vector<Result<Captured>> capture_many(const Project& project,
+                                           const std::vector<const Workspace*>& workspaces,
+                                           Counts counts = Counts::take);
 
 /// The work tree's tree the sure way, looking at every file (no watcher): what the background
 /// deleter checks a snapshot against before it deletes the tree.

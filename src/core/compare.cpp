@@ -488,9 +488,32 @@ Result<nlohmann::json> compare_attempts(const Project& project, const CompareOpt
   // 3. Each attempt's numbers, side by side (each is a scan of its work tree and a few git
   // calls). One that cannot be read (its branch deleted, a file it cannot open) keeps its error
   // in its row; the others are compared.
-  util::parallel_for(attempts.size(), [&](size_t i) {
-    if (attempts[i].error) return;
-    if (auto done = look_at(project, attempts[i]); !done) attempts[i].error = done.error();
+  // Their states captured together (capture_many: the statuses side by side, then one
+  // cat-file and one hash-object per folder depth for all), then where each change starts.
+  std::vector<std::optional<Workspace>> usable(attempts.size());
+  std::vector<const Workspace*> capturing;
+  std::vector<size_t> captured_for;
+  for (size_t i = 0; i < attempts.size(); ++i) {
+    if (attempts[i].error) continue;
+    auto w = usable_workspace(project, attempts[i].name);
+    if (!w) {
+      attempts[i].error = w.error();
+      continue;
+    }
+    usable[i] = std::move(*w);
+    capturing.push_back(&*usable[i]);
+    captured_for.push_back(i);
+  }
+  auto captured = capture_many(project, capturing);
+  util::parallel_for(captured_for.size(), [&](size_t k) {
+    Attempt& a = attempts[captured_for[k]];
+    auto ends = captured[k]
+                    ? diff_ends_of(project, *usable[captured_for[k]], *captured[k], DiffOptions{})
+                    : Result<Diff>(tl::unexpected(captured[k].error()));
+    if (ends)
+      a.diff = std::move(*ends);
+    else
+      a.error = ends.error();
   });
   // Their files and patches: three diff-tree calls for all (docs/performance.md). When those
   // fail (an attempt's objects cannot be read), one attempt at a time: the one that cannot be

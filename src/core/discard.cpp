@@ -265,7 +265,7 @@ Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w
 }
 
 std::string move_aside(const Project& project, const Workspace& w, bool present, bool symlinked,
-                       const std::optional<Snapshot>& snapshot, bool note_root) {
+                       const std::optional<Snapshot>& snapshot, bool note_root, Detach detach) {
   // A symlink in place of the directory is removed itself; what it points to is never touched.
   if (symlinked) ::unlink(w.path.c_str());
   if (present) repoint_gitfile(w);
@@ -295,12 +295,35 @@ std::string move_aside(const Project& project, const Workspace& w, bool present,
     // Its submodules' relative links (`git submodule` writes them so) no longer lead to their
     // modules from one level deeper: made absolute, so that the deleter's full look can read them.
     (void)repair_submodule_links(aside);
-    (void)git_status_of(workspace_call(
-        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
+    if (detach == Detach::now)
+      (void)git_status_of(workspace_call(
+          aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
     // A root other than today's: the background deleter learns of it here.
     if (note_root) note_trash_root(project, util::dirname(w.path));
   }
   return doomed;
+}
+
+void detach_asides(const Project& project, const std::vector<Workspace>& asides) {
+  // From the repository, each tree's HEAD is `worktrees/<id>/HEAD` (its admin dir's name).
+  const std::string admin_dirs = util::join(project.common_dir(), "worktrees");
+  std::string input;
+  bool together = asides.size() > 1;
+  for (const auto& aside : asides) {
+    std::string head = "worktrees/" + util::basename(aside.git_dir) + "/HEAD";
+    if (util::dirname(aside.git_dir) != admin_dirs ||
+        head.find_first_of(" \n") != std::string::npos)
+      together = false;
+    input += fmt::format("option no-deref\nupdate {} {}\n", head, head);
+  }
+  if (together) {
+    GitCall update = repo_call(project, {"update-ref", "-m", "berth: discarded", "--stdin"});
+    update.input = input;
+    if (auto all = git_status_of(update); all && all->ok()) return;
+  }
+  for (const auto& aside : asides)
+    (void)git_status_of(workspace_call(
+        aside, {"update-ref", "--no-deref", "-m", "berth: discarded", "HEAD", "HEAD"}));
 }
 
 Result<void> remove_in_place(const Project& project, const Workspace& w) {
@@ -570,7 +593,6 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     bool tip_listed = false; // read with the others (else the snapshot reads it again)
     bool background = false;
     std::future<IgnoredCount> ignored;
-    std::future<bool> any_ignored;
     std::string doomed;
     std::optional<SnapshotTrees> trees; // as the batch's check read them
   };
@@ -578,7 +600,6 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   auto give_up = [&](size_t i, Error error) {
     One& one = all[i];
     if (one.ignored.valid()) one.ignored.wait();
-    if (one.any_ignored.valid()) one.any_ignored.wait();
     one.claim.reset(); // (puts the record back unless the tree has left its place)
     results[i] = tl::unexpected(std::move(error));
   };
@@ -658,25 +679,32 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
             return count_ignored_apart(w.git_dir, w.path, made);
           });
     }
-    if (one.background)
-      one.any_ignored = std::async(std::launch::async, [&w, &project] {
-        return has_ignored(w.git_dir, w.path, [&] {
-          return with_setup_made(setup_made_paths(project), w.setup_made);
-        });
-      });
+    // (No quick look for ignored files in a tree left to the background deleter: a walk of
+    // every folder of every sibling, for a note that only a single discard prints. The deleter
+    // counts them, for `restore --list`.)
     if (one.tip_listed) hints[i].branch_tip = one.tip;
     if (auto listed = newest.find(w.name); listed != newest.end()) hints[i].newest = listed->second;
   }
+  // (one capture pass, one hash-object for their untracked files, two for their commits)
+  std::vector<SnapshotAsked> asked;
+  asked.reserve(snapping.size());
+  for (size_t i : snapping)
+    asked.push_back(SnapshotAsked{
+        &all[i].claim->workspace(),
+        all[i].claim->present ? Content::work_tree : Content::commits_only, hints[i]});
+  auto batch = make_snapshots(project, asked);
   std::vector<Result<Snapshot>> made(names.size());
-  util::parallel_for(snapping.size(), [&](size_t k) {
-    size_t i = snapping[k];
-    const Workspace& w = all[i].claim->workspace();
-    const Content content = all[i].claim->present ? Content::work_tree : Content::commits_only;
-    made[i] = make_snapshot(project, w, content, hints[i]);
+  std::vector<size_t> retaking;
+  for (size_t k = 0; k < snapping.size(); ++k) {
+    made[snapping[k]] = std::move(batch[k]);
     // A git call that failed (a `git gc --prune=now` deleting what it had just written, say):
     // taken again as discard takes it, its ref made and checked at once (unless a hook said no).
-    if (!made[i] && made[i].error().code != ErrorCode::hook_refused)
-      made[i] = take_whole_snapshot(project, w, content);
+    if (!made[snapping[k]] && made[snapping[k]].error().code != ErrorCode::hook_refused)
+      retaking.push_back(k);
+  }
+  util::parallel_for(retaking.size(), [&](size_t j) {
+    size_t k = retaking[j];
+    made[snapping[k]] = take_whole_snapshot(project, *asked[k].workspace, asked[k].content);
   });
   for (size_t i : snapping) {
     if (!made[i])
@@ -752,17 +780,21 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       one.d.setup_files = counted.setup_files;
       one.d.setup_bytes = counted.setup_bytes;
     }
-    if (one.any_ignored.valid()) one.d.ignored_present = one.any_ignored.get();
   }
 
   // Each tree moved aside (or removed in place); from here on a crash is finished by the next
-  // command, never undone.
+  // command, never undone. Their HEADs detached after, in one transaction.
+  std::vector<Workspace> asides;
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];
     const Workspace& w = one.claim->workspace();
     one.doomed = move_aside(project, w, one.claim->present, one.claim->symlinked, one.d.snapshot,
-                            one.background);
+                            one.background, Detach::later);
+    if (one.doomed != w.path) {
+      asides.push_back(w);
+      asides.back().path = one.doomed;
+    }
     if (one.doomed == w.path &&
         (one.claim->present || one.claim->symlinked || git_has_worktree(project, w.path)))
       if (auto removed = remove_in_place(project, w); !removed) {
@@ -771,6 +803,7 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       }
     one.claim->keep();
   }
+  detach_asides(project, asides);
   std::vector<BranchToDrop> drops;
   for (size_t i = 0; i < names.size(); ++i)
     if (live(i))

@@ -86,8 +86,16 @@ Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w
 /// branch. Returns where the tree is now: its own path when it could not be moved (no tree, or
 /// the rename failed; then it is removed in place). A crash after the rename leaves a discarding
 /// record whose tree is gone: recover_interrupted finishes it (finish_discard).
+/// With Detach::later the caller detaches it (detach_asides, several in one transaction).
+enum class Detach { now, later };
 std::string move_aside(const Project& project, const Workspace& w, bool present, bool symlinked,
-                       const std::optional<Snapshot>& snapshot, bool note_root);
+                       const std::optional<Snapshot>& snapshot, bool note_root,
+                       Detach detach = Detach::now);
+
+/// move_aside's detaching of HEAD for several trees moved aside (each `Workspace::path` where it
+/// is now), in one ref transaction; when it fails, each on its own as move_aside does it. A
+/// crash before it leaves trees aside still on their branches: finish_discard detaches them.
+void detach_asides(const Project& project, const std::vector<Workspace>& asides);
 
 /// `git worktree remove` of a tree that was not moved aside (or a worktree git still lists whose
 /// directory is gone). A failure changes nothing: the claim puts the record back.

@@ -739,16 +739,75 @@ std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen) {
   return list;
 }
 
+std::optional<std::vector<Gitlinks>>
+gitlinks_committed(const Project& project,
+                   const std::vector<std::pair<std::string, std::string>>& base_head) {
+  std::vector<Gitlinks> found(base_head.size());
+  // "HEAD BASE" (a commit and the parent to diff it against): git writes HEAD back, then the
+  // entries, only when the two differ; so each pair is known by its HEAD.
+  std::map<std::string, std::string> base_of;
+  std::string input;
+  for (const auto& [base, head] : base_head) {
+    if (head.empty() || head == base) continue;
+    auto [it, fresh] = base_of.emplace(head, base);
+    if (!fresh && it->second != base) return std::nullopt;
+    if (fresh) input += head + " " + base + "\n";
+  }
+  if (input.empty()) return found;
+  GitCall diff = repo_call(project, {"diff-tree", "--stdin", "-r", "-z", "--raw"});
+  diff.input = input;
+  auto diffed = git_status_of(diff);
+  if (!diffed || !diffed->ok()) return std::nullopt;
+  std::map<std::string, Gitlinks> by_head;
+  std::string current;
+  bool path_next = false;
+  std::string mode;
+  std::string oid;
+  for (const auto& field : split_z(diffed->out)) {
+    if (path_next) {
+      path_next = false;
+      if (mode == "160000") by_head[current].emplace_back(field, oid);
+      continue;
+    }
+    if (field.empty()) continue;
+    if (field.front() != ':') {
+      if (!base_of.contains(field)) return std::nullopt; // not a header of ours
+      current = field;
+      continue;
+    }
+    // ":<old mode> <new mode> <old oid> <new oid> <status>", then the path
+    std::vector<std::string> words;
+    for (size_t at = 1, space; at <= field.size(); at = space + 1) {
+      space = std::min(field.find(' ', at), field.size());
+      words.push_back(field.substr(at, space - at));
+    }
+    if (words.size() < 5 || current.empty()) return std::nullopt;
+    mode = words[1];
+    oid = words[3];
+    path_next = true;
+  }
+  for (size_t k = 0; k < base_head.size(); ++k)
+    if (auto it = by_head.find(base_head[k].second);
+        it != by_head.end() && base_head[k].second != base_head[k].first)
+      found[k] = it->second;
+  return found;
+}
+
 Result<std::string> save_nested(const Project& project, const Workspace& w,
                                 const std::vector<NestedChange>& seen, const std::string& head,
-                                std::vector<std::string>& warnings) {
+                                std::vector<std::string>& warnings, const Gitlinks* committed) {
   std::vector<std::string> paths;
   paths.reserve(seen.size());
   std::map<std::string, std::vector<std::string>> recorded; // path -> gitlink commits
   for (const auto& n : seen)
     paths.push_back(n.path);
   // Gitlinks the workspace's commits changed: their commits may exist only in its modules.
-  if (!head.empty() && head != w.base) {
+  if (committed) {
+    for (const auto& [path, commit] : *committed) {
+      paths.push_back(path);
+      recorded[path].push_back(commit);
+    }
+  } else if (!head.empty() && head != w.base) {
     auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, head})));
     for (const auto& c : parse_diff_raw(raw.out))
       if (c.new_mode == "160000") {
@@ -866,25 +925,58 @@ std::vector<std::string> restore_nested(const Project& project, const Workspace&
 
 Result<std::string> untracked_as_is(const Project& project, const Workspace& w,
                                     const std::string& index_tree, const std::string& work_tree) {
-  auto files = BERTH_TRY(untracked_files(project, index_tree, work_tree));
-  GitCall hash = workspace_call(w, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
-  std::vector<const FileEntry*> hashed;
-  for (const auto& f : files) {
-    if (f.path.find('\n') != std::string::npos) continue; // --stdin-paths reads lines
-    hash.input += f.path + "\n";
-    hashed.push_back(&f);
+  auto trees =
+      BERTH_TRY(untracked_as_is_many(project, {UntrackedAsked{&w, index_tree, work_tree, {}}}));
+  return trees.front();
+}
+
+Result<std::vector<std::string>> untracked_as_is_many(const Project& project,
+                                                      const std::vector<UntrackedAsked>& asked) {
+  std::vector<std::string> trees;
+  // Every work tree's untracked files, hashed in one call by their paths (absolute: the call
+  // runs in the repository; no filter applies, so no work tree's attributes are needed).
+  GitCall hash = repo_call(project, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
+  std::vector<std::vector<FileEntry>> hashed(asked.size());
+  for (size_t k = 0; k < asked.size(); ++k) {
+    const UntrackedAsked& a = asked[k];
+    trees.push_back(a.work_tree);
+    std::vector<FileEntry> files;
+    if (a.known)
+      for (const auto& e : *a.known)
+        files.push_back({e.mode, e.oid, e.name});
+    else
+      files = BERTH_TRY(untracked_files(project, a.index_tree, a.work_tree));
+    for (auto& f : files) {
+      if (f.path.find('\n') != std::string::npos) continue; // --stdin-paths reads lines
+      hash.input += util::join(a.workspace->path, f.path) + "\n";
+      hashed[k].push_back(std::move(f));
+    }
   }
-  if (hashed.empty()) return work_tree;
+  if (hash.input.empty()) return trees;
   auto oids = split_lines(BERTH_TRY(git(hash)).out);
-  if (oids.size() != hashed.size()) return work_tree;
-  PathChanges changes;
-  for (size_t i = 0; i < hashed.size(); ++i)
-    if (oids[i] != hashed[i]->oid)
-      changes[hashed[i]->path] = TreeEntry{hashed[i]->mode, {}, oids[i]};
-  if (changes.empty()) return work_tree;
+  size_t count = 0;
+  for (const auto& files : hashed)
+    count += files.size();
+  if (oids.size() != count) return trees;
+  std::vector<TreeEdit> edits;
+  std::vector<size_t> edited;
+  size_t next = 0;
+  for (size_t k = 0; k < asked.size(); ++k) {
+    PathChanges changes;
+    for (const auto& f : hashed[k]) {
+      const std::string& oid = oids[next++];
+      if (oid != f.oid) changes[f.path] = TreeEntry{f.mode, {}, oid};
+    }
+    if (changes.empty()) continue;
+    edits.push_back(TreeEdit{asked[k].work_tree, std::move(changes), {}});
+    edited.push_back(k);
+  }
+  if (edits.empty()) return trees;
   std::string tmp_dir = util::join(project.berth_dir(), "tmp");
-  auto edited = BERTH_TRY(edit_tree(project.common_dir(), work_tree, changes, tmp_dir));
-  return edited ? *edited : work_tree;
+  auto made = BERTH_TRY(edit_trees(project.common_dir(), edits, tmp_dir));
+  for (size_t k = 0; k < edited.size(); ++k)
+    if (made[k]) trees[edited[k]] = *made[k];
+  return trees;
 }
 
 Result<void> write_untracked_as_is(const Project& project, const Workspace& w,

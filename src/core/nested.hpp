@@ -10,6 +10,7 @@
 #include "core/capture.hpp"
 #include "core/porcelain.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,9 +66,20 @@ std::vector<NestedWork> nested_work(const std::vector<NestedChange>& seen);
 /// and `head`, with their history, staged state and files. The commit that holds them (in the
 /// project's object database, reachable from nothing yet: the caller makes it a parent of the
 /// snapshot), or "" when there is nothing to keep. What could not be kept is said in `warnings`.
+/// `committed`, when given: the gitlinks base..head changed (path, commit), as
+/// gitlinks_committed found them (no diff-tree then).
+using Gitlinks = std::vector<std::pair<std::string, std::string>>;
 Result<std::string> save_nested(const Project& project, const Workspace& workspace,
                                 const std::vector<NestedChange>& seen, const std::string& head,
-                                std::vector<std::string>& warnings);
+                                std::vector<std::string>& warnings,
+                                const Gitlinks* committed = nullptr);
+
+/// The gitlinks each pair's commits changed (base..head: path and new commit), for several
+/// workspaces in one `diff-tree --stdin`. One list per pair (empty when base is head); nullopt
+/// when git could not say, or two pairs share a HEAD but not a base (then ask save_nested).
+std::optional<std::vector<Gitlinks>>
+gitlinks_committed(const Project& project,
+                   const std::vector<std::pair<std::string, std::string>>& base_head);
 
 /// For a workspace whose directory is gone (a commits-only snapshot): the module repositories of
 /// its submodules (in its admin dir, deleted with it) that hold commits their remotes do not
@@ -89,6 +101,17 @@ std::vector<std::string> restore_nested(const Project& project, const Workspace&
 /// no clean filter, no end-of-line conversion, so that the trash gives back the same bytes.
 Result<std::string> untracked_as_is(const Project& project, const Workspace& workspace,
                                     const std::string& index_tree, const std::string& work_tree);
+
+/// untracked_as_is of several work trees (a discard's siblings): one hash-object for all their
+/// untracked files, one tree edit for all the trees that differ. `known`, when set, is a work
+/// tree's untracked files as its capture found them (Captured::added): no diff-tree to find them.
+struct UntrackedAsked {
+  const Workspace* workspace;
+  std::string index_tree, work_tree;
+  std::optional<std::vector<TreeEntry>> known;
+};
+Result<std::vector<std::string>> untracked_as_is_many(const Project& project,
+                                                      const std::vector<UntrackedAsked>& asked);
 
 /// After a restore filled the work tree from `work_tree` (through the smudge filters): write
 /// the untracked files back with their bytes as stored.

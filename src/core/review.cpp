@@ -109,6 +109,11 @@ bool path_wanted(const std::string& path, const std::vector<std::string>& wanted
 Result<Diff> diff_ends(const Project& project, std::string_view name, const DiffOptions& options) {
   Workspace w = BERTH_TRY(usable_workspace(project, name));
   Captured now = BERTH_TRY(capture(project, w));
+  return diff_ends_of(project, w, now, options);
+}
+
+Result<Diff> diff_ends_of(const Project& project, const Workspace& w, const Captured& now,
+                          const DiffOptions& options) {
   BERTH_TRY(refuse_unrecordable(w, now));
   Diff d;
   d.name = w.name;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "core/capture.hpp"
 
 #include <string>
 #include <vector>
@@ -16,6 +17,10 @@ Result<std::vector<FileChange>> changes_between(const Project& project, const st
 /// own change starts (from, to_tree, head, uncommitted, nested). fill_diffs adds the rest.
 /// (`options.paths` is not applied: diff_workspace does that.)
 Result<Diff> diff_ends(const Project& project, std::string_view name, const DiffOptions& options);
+/// diff_ends of workspace `w` whose state `now` was captured already (compare captures all its
+/// attempts together: capture_many).
+Result<Diff> diff_ends_of(const Project& project, const Workspace& w, const Captured& now,
+                          const DiffOptions& options);
 
 /// The files (and, for those asking for a patch, the patches) of several diffs made by
 /// diff_ends: each pair (from, to) once, from the diff cache (DiffCache) when it was diffed

@@ -285,7 +285,8 @@ namespace {
 // read-only query: GIT_OPTIONAL_LOCKS=0 keeps status from taking index.lock under an agent).
 // `complete` says whether the counts were taken too (a verdict worth keeping).
 std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
-                                  const std::string& through, bool& complete) {
+                                  const std::string& through, bool& complete,
+                                  Counts counts = Counts::take) {
   GitCall status = workspace_call(w, {"status", "--porcelain=v2", "-z", "--branch",
                                       "--untracked-files=all", "--ignore-submodules=none"});
   status.env["GIT_OPTIONAL_LOCKS"] = "0";
@@ -294,13 +295,13 @@ std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
   if (!r || !r->ok()) return std::nullopt;
   Verdict v;
   v.status = r->out;
-  complete = true;
+  complete = counts == Counts::take;
   std::string head = parse_status_v2(v.status).head;
-  if (!head.empty()) {
-    auto counts = git_status_of(
+  if (!head.empty() && counts == Counts::take) {
+    auto counted = git_status_of(
         workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
-    complete = counts && counts->ok();
-    if (complete) v.counts = counts->out;
+    complete = counted && counted->ok();
+    if (complete) v.counts = counted->out;
     // Synced: the target's commits it merged in are not the agent's (nor is sync's merge).
     if (complete && !w.synced.empty()) {
       auto own = git_status_of(workspace_call(w, agent_commits_args(w, head)));
@@ -316,11 +317,12 @@ std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
 
 } // namespace
 
-std::optional<Verdict> look(const Project& project, const Workspace& w, const Shadow& shadow) {
+std::optional<Verdict> look(const Project& project, const Workspace& w, const Shadow& shadow,
+                            Counts counts) {
   Verdict fresh;
   if (auto cached = reuse_verdict(project, w, shadow, fresh)) return cached;
   bool complete = false;
-  auto seen = fresh_look(project, w, shadow.index, complete);
+  auto seen = fresh_look(project, w, shadow.index, complete, counts);
   if (!seen) return std::nullopt;
   seen->token = fresh.token;
   seen->key = fresh.key;

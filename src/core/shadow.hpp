@@ -64,11 +64,16 @@ std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& wo
                                      const Shadow& shadow, Verdict& fresh);
 void save_verdict(const Project& project, const Workspace& workspace, const Verdict& verdict);
 
+/// Whether a look takes the commit counts too: a verdict is saved (for `list`) only with them;
+/// a discard, whose workspace goes, has no use for them (one git process less).
+enum class Counts { take, skip };
+
 /// The workspace's status (`status --porcelain=v2 -z --branch -uall`) and commit counts through
 /// the shadow: the cached verdict when nothing changed, else a fresh look through the watcher,
-/// saved as the new verdict. Nullopt when git could not read the shadow (the caller drops it).
+/// saved as the new verdict (with Counts::skip: no counts, nothing saved). Nullopt when git
+/// could not read the shadow (the caller drops it).
 std::optional<Verdict> look(const Project& project, const Workspace& workspace,
-                            const Shadow& shadow);
+                            const Shadow& shadow, Counts counts = Counts::take);
 
 /// The same without a shadow or watcher: a read-only status that stats every file.
 std::optional<Verdict> look_plain(const Project& project, const Workspace& workspace);

@@ -12,6 +12,7 @@
 #include "util/process_info.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
@@ -147,80 +148,246 @@ std::map<std::string, std::string> newest_in_trash(const Project& project,
   return newest;
 }
 
+namespace {
+
+// What HEAD names in a workspace: "refs/heads/..." (or another ref), "(detached)". Read from
+// its admin dir's HEAD file as git reads it (make_saveable checked the admin files); asked of
+// git when the file says something else (an old-style symlink, say).
+Result<std::string> head_ref_of(const Workspace& w) {
+  if (auto head = util::read_file(util::join(w.git_dir, "HEAD"))) {
+    std::string text = chomp(*head);
+    if (text.rfind("ref: refs/", 0) == 0 && text.find_first_of(" \t\n", 5) == std::string::npos)
+      return text.substr(5);
+    if ((text.size() == 40 || text.size() == 64) &&
+        text.find_first_not_of("0123456789abcdef") == std::string::npos)
+      return std::string("(detached)");
+  }
+  auto symbolic = BERTH_TRY(git_status_of(workspace_call(w, {"symbolic-ref", "-q", "HEAD"})));
+  return symbolic.ok() ? chomp(symbolic.out) : std::string("(detached)");
+}
+
+// Commits written as objects, several in one hash-object call, with berth's identity: what
+// `git commit-tree` would write with it (the same ids), without one process per commit.
+struct CommitAsked {
+  std::string tree;
+  std::vector<std::string> parents;
+  std::string message;
+};
+Result<std::vector<std::string>> write_commits(const Project& project,
+                                               const std::vector<CommitAsked>& commits) {
+  if (commits.empty()) return std::vector<std::string>{};
+  auto identity = berth_identity();
+  const std::string who = fmt::format("{} <{}> {} +0000", *identity["GIT_COMMITTER_NAME"],
+                                      *identity["GIT_COMMITTER_EMAIL"], unix_now());
+  std::string tmp_dir = util::join(project.berth_dir(), "tmp");
+  if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
+  static std::atomic<int> counter{0};
+  int batch = ++counter;
+  struct Scratch {
+    std::vector<std::string> paths;
+    ~Scratch() {
+      for (const auto& p : paths)
+        ::unlink(p.c_str());
+    }
+  } files;
+  GitCall write = repo_call(project, {"hash-object", "-w", "-t", "commit", "--stdin-paths"});
+  for (size_t i = 0; i < commits.size(); ++i) {
+    const CommitAsked& c = commits[i];
+    std::string raw = "tree " + c.tree + "\n";
+    for (const auto& parent : c.parents)
+      raw += "parent " + parent + "\n";
+    raw += "author " + who + "\ncommitter " + who + "\n\n" + c.message;
+    std::string file = util::join(tmp_dir, fmt::format("commit.{}.{}.{}", ::getpid(), batch, i));
+    files.paths.push_back(file);
+    if (auto w = util::write_file(file, raw); !w) return fail(ErrorCode::io_error, w.error());
+    write.input += file + "\n";
+  }
+  auto oids = split_lines(BERTH_TRY(git(write)).out);
+  if (oids.size() != commits.size())
+    return fail(ErrorCode::git_failed, "git hash-object did not name every commit it wrote");
+  return oids;
+}
+
+// A snapshot on its way through make_snapshots.
+struct Snapping {
+  Snapshot s;
+  std::string head_tree, index_tree, work_tree, message;
+  std::vector<std::string> later_parents;
+  std::optional<std::vector<TreeEntry>> added;
+  std::vector<NestedChange> nested; // as the capture's status named them
+};
+
+} // namespace
+
 Result<Snapshot> make_snapshot(const Project& project, const Workspace& w, Content content,
                                const SnapshotHints& hints) {
-  const std::optional<std::string>& branch_tip = hints.branch_tip;
-  Snapshot s;
-  s.name = w.name;
-  s.branch = w.branch;
-  s.base = w.base;
-  s.owner = w.owner;
-  s.branch_tip =
-      branch_tip ? *branch_tip : BERTH_TRY(rev(project, "refs/heads/" + w.branch + "^{commit}"));
+  return make_snapshots(project, {SnapshotAsked{&w, content, hints}}).front();
+}
 
-  std::string head_tree, index_tree, work_tree;
-  if (content == Content::work_tree) {
-    Captured now = BERTH_TRY(capture(project, w));
+std::vector<Result<Snapshot>> make_snapshots(const Project& project,
+                                             const std::vector<SnapshotAsked>& asked) {
+  const size_t n = asked.size();
+  std::vector<Result<Snapshot>> results(n);
+  std::vector<Snapping> all(n);
+  std::vector<char> live(n, 1);
+  auto give_up = [&](size_t i, Error e) {
+    results[i] = tl::unexpected(std::move(e));
+    live[i] = 0;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const Workspace& w = *asked[i].workspace;
+    Snapshot& s = all[i].s;
+    s.name = w.name;
+    s.branch = w.branch;
+    s.base = w.base;
+    s.owner = w.owner;
+    if (asked[i].hints.branch_tip) {
+      s.branch_tip = *asked[i].hints.branch_tip;
+    } else if (auto tip = rev(project, "refs/heads/" + w.branch + "^{commit}")) {
+      s.branch_tip = *tip;
+    } else {
+      give_up(i, tip.error());
+    }
+  }
+
+  // The work trees captured together (a discard has no use for the commit counts: its
+  // workspace goes).
+  std::vector<size_t> capturing;
+  std::vector<const Workspace*> trees;
+  for (size_t i = 0; i < n; ++i)
+    if (live[i] && asked[i].content == Content::work_tree) {
+      capturing.push_back(i);
+      trees.push_back(asked[i].workspace);
+    }
+  auto captured = capture_many(project, trees, Counts::skip);
+  for (size_t k = 0; k < capturing.size(); ++k) {
+    size_t i = capturing[k];
+    if (!captured[k]) {
+      give_up(i, captured[k].error());
+      continue;
+    }
+    Captured& now = *captured[k];
+    Snapping& one = all[i];
     for (const auto& p : now.unrecordable)
-      s.warnings.push_back(
+      one.s.warnings.push_back(
           fmt::format("{} is a FIFO, a socket or a device: not saved (it holds no content)", p));
-    s.head = now.head;
-    head_tree = now.head_tree;
-    index_tree = now.index_tree;
-    // Untracked files as they are on disk, and the repositories inside the workspace: neither is
-    // what `git add -A` would record (docs/decisions/0003, "Nested repositories").
-    work_tree = BERTH_TRY(untracked_as_is(project, w, index_tree, now.work_tree));
-    s.untracked_as_is = true;
-    s.nested = BERTH_TRY(save_nested(project, w, now.nested, s.head, s.warnings));
-    // The branch the agent had checked out (its own, maybe not berth's), to check it out again.
-    auto symbolic = BERTH_TRY(git_status_of(workspace_call(w, {"symbolic-ref", "-q", "HEAD"})));
-    s.head_ref = symbolic.ok() ? chomp(symbolic.out) : "(detached)";
-  } else {
-    s.head = s.branch_tip.empty() ? w.base : s.branch_tip;
-    head_tree = chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", s.head + "^{tree}"}))).out);
-    index_tree = work_tree = head_tree;
-    // Its submodules' module repositories live in its admin dir and go with it: commits made in
-    // them may exist nowhere else.
-    s.nested = BERTH_TRY(save_module_commits(project, w, s.head, s.warnings));
+    one.s.head = now.head;
+    one.head_tree = now.head_tree;
+    one.index_tree = now.index_tree;
+    one.work_tree = now.work_tree;
+    one.added = std::move(now.added);
+    one.nested = std::move(now.nested);
+  }
+  // Untracked files as they are on disk, for all in one call (docs/decisions/0003, "Nested
+  // repositories": neither they nor the repositories inside the workspace are what `git add -A`
+  // would record).
+  std::vector<UntrackedAsked> untracked;
+  std::vector<size_t> as_is;
+  for (size_t i : capturing)
+    if (live[i]) {
+      untracked.push_back(UntrackedAsked{asked[i].workspace, all[i].index_tree, all[i].work_tree,
+                                         std::move(all[i].added)});
+      as_is.push_back(i);
+    }
+  if (!untracked.empty()) {
+    auto kept = untracked_as_is_many(project, untracked);
+    for (size_t k = 0; k < as_is.size(); ++k) {
+      size_t i = as_is[k];
+      if (!kept) {
+        give_up(i, kept.error());
+        continue;
+      }
+      all[i].work_tree = (*kept)[k];
+      all[i].s.untracked_as_is = true;
+    }
   }
 
-  std::string trailers =
-      fmt::format("Berth-Name: {}\nBerth-Branch: {}\nBerth-Base: {}\nBerth-Head: {}\n"
-                  "Berth-Branch-Tip: {}\nBerth-Owner: {}\n",
-                  w.name, w.branch, w.base, s.head, s.branch_tip, w.owner);
-  if (!s.head_ref.empty()) trailers += fmt::format("Berth-Head-Ref: {}\n", s.head_ref);
-  if (s.untracked_as_is) trailers += "Berth-Untracked: as-is\n";
-  if (!s.nested.empty()) trailers += fmt::format("Berth-Nested: {}\n", s.nested);
-  // What its set-up made (node_modules), for the deleter's count of what is not lost work.
-  for (const auto& rel : w.setup_made)
-    trailers += fmt::format("Berth-Setup-Path: {}\n", rel);
-  std::string message = fmt::format("berth trash: {}\n\n{}", w.name, trailers);
-  // After HEAD and the staged state: the branch tip, when HEAD is elsewhere; last, the nested
-  // repositories, reachable from the snapshot's ref like everything else.
-  std::vector<std::string> later_parents;
-  if (!s.branch_tip.empty() && s.branch_tip != s.head) later_parents.push_back(s.branch_tip);
-  if (!s.nested.empty()) later_parents.push_back(s.nested);
-  if (auto same = BERTH_TRY(newest_same(project, w.name, work_tree, index_tree, s.head,
-                                        later_parents, message, hints.newest, w.created))) {
-    s.ref = same->ref;
-    s.commit = same->commit;
-    s.index_commit = same->index_commit;
-    s.time = same->time;
-    return s;
-  }
-  GitCall index_commit = repo_call(project, {"commit-tree", index_tree, "-p", s.head});
-  index_commit.env = berth_identity();
-  index_commit.input = fmt::format("berth index of {}\n", w.name);
-  s.index_commit = chomp(BERTH_TRY(git(index_commit)).out);
+  // The gitlinks each one's commits changed (their commits may exist only in its modules), in
+  // one diff-tree for all.
+  std::vector<std::pair<std::string, std::string>> base_head(n);
+  for (size_t i : capturing)
+    if (live[i]) base_head[i] = {asked[i].workspace->base, all[i].s.head};
+  auto committed = gitlinks_committed(project, base_head);
 
-  std::vector<std::string> args{"commit-tree", work_tree, "-p", s.head, "-p", s.index_commit};
-  for (const auto& parent : later_parents)
-    args.insert(args.end(), {"-p", parent});
-  GitCall commit = repo_call(project, args);
-  commit.env = berth_identity();
-  commit.input = message;
-  s.commit = chomp(BERTH_TRY(git(commit)).out);
-  return s;
+  for (size_t i = 0; i < n; ++i) {
+    if (!live[i]) continue;
+    const Workspace& w = *asked[i].workspace;
+    Snapping& one = all[i];
+    Snapshot& s = one.s;
+    auto rest = [&]() -> Result<void> {
+      if (asked[i].content == Content::work_tree) {
+        s.nested = BERTH_TRY(save_nested(project, w, one.nested, s.head, s.warnings,
+                                         committed ? &(*committed)[i] : nullptr));
+        // The branch the agent had checked out (its own, maybe not berth's), to check it out
+        // again.
+        s.head_ref = BERTH_TRY(head_ref_of(w));
+      } else {
+        s.head = s.branch_tip.empty() ? w.base : s.branch_tip;
+        one.head_tree =
+            chomp(BERTH_TRY(git(repo_call(project, {"rev-parse", s.head + "^{tree}"}))).out);
+        one.index_tree = one.work_tree = one.head_tree;
+        // Its submodules' module repositories live in its admin dir and go with it: commits
+        // made in them may exist nowhere else.
+        s.nested = BERTH_TRY(save_module_commits(project, w, s.head, s.warnings));
+      }
+      std::string trailers =
+          fmt::format("Berth-Name: {}\nBerth-Branch: {}\nBerth-Base: {}\nBerth-Head: {}\n"
+                      "Berth-Branch-Tip: {}\nBerth-Owner: {}\n",
+                      w.name, w.branch, w.base, s.head, s.branch_tip, w.owner);
+      if (!s.head_ref.empty()) trailers += fmt::format("Berth-Head-Ref: {}\n", s.head_ref);
+      if (s.untracked_as_is) trailers += "Berth-Untracked: as-is\n";
+      if (!s.nested.empty()) trailers += fmt::format("Berth-Nested: {}\n", s.nested);
+      // What its set-up made (node_modules), for the deleter's count of what is not lost work.
+      for (const auto& rel : w.setup_made)
+        trailers += fmt::format("Berth-Setup-Path: {}\n", rel);
+      one.message = fmt::format("berth trash: {}\n\n{}", w.name, trailers);
+      // After HEAD and the staged state: the branch tip, when HEAD is elsewhere; last, the
+      // nested repositories, reachable from the snapshot's ref like everything else.
+      if (!s.branch_tip.empty() && s.branch_tip != s.head)
+        one.later_parents.push_back(s.branch_tip);
+      if (!s.nested.empty()) one.later_parents.push_back(s.nested);
+      if (auto same = BERTH_TRY(newest_same(project, w.name, one.work_tree, one.index_tree, s.head,
+                                            one.later_parents, one.message, asked[i].hints.newest,
+                                            w.created))) {
+        s.ref = same->ref;
+        s.commit = same->commit;
+        s.index_commit = same->index_commit;
+        s.time = same->time;
+      }
+      return {};
+    };
+    if (auto done = rest(); !done) give_up(i, done.error());
+  }
+
+  // The commits: every staged state's in one call, then every snapshot's (on its staged state).
+  std::vector<size_t> writing;
+  std::vector<CommitAsked> index_commits;
+  for (size_t i = 0; i < n; ++i)
+    if (live[i] && all[i].s.ref.empty()) {
+      writing.push_back(i);
+      index_commits.push_back(CommitAsked{
+          all[i].index_tree, {all[i].s.head}, fmt::format("berth index of {}\n", all[i].s.name)});
+    }
+  auto written = write_commits(project, index_commits);
+  std::vector<CommitAsked> snapshot_commits;
+  for (size_t k = 0; k < writing.size() && written; ++k) {
+    Snapping& one = all[writing[k]];
+    one.s.index_commit = (*written)[k];
+    CommitAsked c{one.work_tree, {one.s.head, one.s.index_commit}, one.message};
+    c.parents.insert(c.parents.end(), one.later_parents.begin(), one.later_parents.end());
+    snapshot_commits.push_back(std::move(c));
+  }
+  if (written) written = write_commits(project, snapshot_commits);
+  for (size_t k = 0; k < writing.size(); ++k) {
+    if (!written) {
+      give_up(writing[k], written.error());
+      continue;
+    }
+    all[writing[k]].s.commit = (*written)[k];
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (live[i]) results[i] = std::move(all[i].s);
+  return results;
 }
 
 Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot& s) {

@@ -39,6 +39,16 @@ std::map<std::string, std::string> newest_in_trash(const Project& project,
 /// discard killed after its snapshot left it).
 Result<Snapshot> make_snapshot(const Project& project, const Workspace& workspace, Content content,
                                const SnapshotHints& hints);
+/// make_snapshot of several workspaces (a discard's batch) with what they share done once: their
+/// captures (capture_many), their untracked files hashed as they are in one call, their commits
+/// written in two (the staged states', then the snapshots'). One result per workspace.
+struct SnapshotAsked {
+  const Workspace* workspace;
+  Content content;
+  SnapshotHints hints;
+};
+std::vector<Result<Snapshot>> make_snapshots(const Project& project,
+                                             const std::vector<SnapshotAsked>& asked);
 /// Its second half: the trash ref, create-only (a name taken in the same second gets `-1`,
 /// `-2`...). Nothing to do when `snapshot.ref` is set.
 Result<void> keep_snapshot(const Project& project, const Workspace& workspace, Snapshot& snapshot);

@@ -102,116 +102,215 @@ std::optional<std::string> serialize_tree(std::vector<TreeEntry> entries, size_t
   return raw;
 }
 
-Result<std::optional<std::string>> edit_tree(const std::string& git_dir, const std::string& base,
-                                             const PathChanges& changes,
-                                             const std::string& scratch_dir) {
-  using Nothing = std::optional<std::string>;
-  size_t oid_bytes = base.size() / 2;
-  if (oid_bytes != 20 && oid_bytes != 32) return Nothing();
-  // Every folder on the way from a changed path to the root.
-  std::set<std::string> affected{""};
-  for (const auto& [path, entry] : changes) {
-    if (path.empty() || path.front() == '/' || path.back() == '/' ||
-        path.find('\n') != std::string::npos)
-      return Nothing();
-    for (std::string dir = parent_of(path); !dir.empty(); dir = parent_of(dir))
-      affected.insert(dir);
-  }
-  // Read them all from `base` in one call; a folder that is not there (or is a file there) starts
-  // empty.
+Result<bool> read_trees(const std::string& git_dir, const std::vector<std::string>& names,
+                        TreeListing& into) {
+  std::vector<std::string> asked;
+  for (const auto& name : names)
+    if (!into.contains(name) && std::find(asked.begin(), asked.end(), name) == asked.end())
+      asked.push_back(name);
+  if (asked.empty()) return true;
   GitCall read{{"--git-dir=" + git_dir, "cat-file", "--batch"}, git_dir, {}, {}, {}};
-  std::vector<std::string> order(affected.begin(), affected.end());
-  for (const auto& dir : order)
-    read.input += dir.empty() ? base + "\n" : base + ":" + dir + "\n";
+  for (const auto& name : asked) {
+    if (name.find('\n') != std::string::npos) return false; // cat-file reads lines
+    read.input += name + "\n";
+  }
   auto listed = BERTH_TRY(git(read));
-  std::map<std::string, std::map<std::string, TreeEntry>> dirs;
+  TreeListing found;
   size_t pos = 0;
-  for (const auto& dir : order) {
+  for (const auto& name : asked) {
     size_t nl = listed.out.find('\n', pos);
-    if (nl == std::string::npos) return Nothing();
+    if (nl == std::string::npos) return false;
     std::string header = listed.out.substr(pos, nl - pos);
     pos = nl + 1;
-    auto& entries = dirs[dir];
+    auto& entry = found[name];
     if (header.size() >= 8 && header.compare(header.size() - 8, 8, " missing") == 0) continue;
     auto s1 = header.find(' '), s2 = header.rfind(' ');
-    if (s1 == std::string::npos || s1 == s2) return Nothing();
+    if (s1 == std::string::npos || s1 == s2) return false;
+    std::string oid = header.substr(0, s1);
     std::string type = header.substr(s1 + 1, s2 - s1 - 1);
     char* end = nullptr;
     unsigned long long size = std::strtoull(header.c_str() + s2 + 1, &end, 10);
-    if (end != header.c_str() + header.size() || pos + size + 1 > listed.out.size())
-      return Nothing();
+    if (end != header.c_str() + header.size() || pos + size + 1 > listed.out.size()) return false;
     if (type == "tree") {
-      auto parsed = parse_tree(listed.out.substr(pos, size), oid_bytes);
-      if (!parsed) return Nothing();
-      for (auto& e : *parsed)
-        entries[e.name] = std::move(e);
+      auto parsed = parse_tree(listed.out.substr(pos, size), oid.size() / 2);
+      if (!parsed) return false;
+      entry = ListedTree{oid, std::move(*parsed)};
     }
     pos += size + 1;
   }
-  // The changes themselves; `named` remembers which names a change set explicitly.
-  std::map<std::string, std::set<std::string>> named;
+  into.merge(found);
+  return true;
+}
+
+Result<std::optional<std::string>> edit_tree(const std::string& git_dir, const std::string& base,
+                                             const PathChanges& changes,
+                                             const std::string& scratch_dir) {
+  auto edited = BERTH_TRY(edit_trees(git_dir, {TreeEdit{base, changes, {}}}, scratch_dir));
+  return edited.front();
+}
+
+namespace {
+
+// One edit on its way: its folders' entries, what the changes named.
+struct Editing {
+  std::vector<std::string> order; // every folder on the way from a changed path to the root
+  std::map<std::string, std::map<std::string, TreeEntry>> dirs;
+  std::map<std::string, std::set<std::string>> named; // which names a change set explicitly
   std::map<std::string, bool> present; // path -> whether the change leaves something there
-  for (const auto& [path, entry] : changes) {
-    std::string dir = parent_of(path), name = name_of(path);
-    named[dir].insert(name);
-    present[path] = entry.has_value();
-    if (entry) {
-      TreeEntry e = *entry;
-      e.name = name;
-      dirs[dir][name] = std::move(e);
-    } else {
-      dirs[dir].erase(name);
+  bool possible = true;
+};
+
+std::string folder_name(const TreeEdit& edit, const std::string& dir) {
+  const std::string& as = edit.read_as.empty() ? edit.base : edit.read_as;
+  return dir.empty() ? as + "^{tree}" : as + ":" + dir;
+}
+
+} // namespace
+
+Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& git_dir,
+                                                           const std::vector<TreeEdit>& edits,
+                                                           const std::string& scratch_dir,
+                                                           TreeListing* known) {
+  std::vector<std::optional<std::string>> results(edits.size());
+  std::vector<Editing> all(edits.size());
+  std::vector<std::string> to_read;
+  for (size_t k = 0; k < edits.size(); ++k) {
+    const TreeEdit& edit = edits[k];
+    Editing& e = all[k];
+    size_t oid_bytes = edit.base.size() / 2;
+    e.possible = oid_bytes == 20 || oid_bytes == 32;
+    // Every folder on the way from a changed path to the root.
+    std::set<std::string> affected{""};
+    for (const auto& [path, entry] : edit.changes) {
+      if (path.empty() || path.front() == '/' || path.back() == '/' ||
+          path.find('\n') != std::string::npos)
+        e.possible = false;
+      for (std::string dir = parent_of(path); !dir.empty(); dir = parent_of(dir))
+        affected.insert(dir);
+    }
+    if (!e.possible) continue;
+    e.order.assign(affected.begin(), affected.end());
+    for (const auto& dir : e.order)
+      to_read.push_back(folder_name(edit, dir));
+  }
+  // Read them all in one call; a folder that is not there (or is a file there) starts empty.
+  TreeListing own;
+  TreeListing& listing = known ? *known : own;
+  if (!BERTH_TRY(read_trees(git_dir, to_read, listing))) return results;
+  for (size_t k = 0; k < edits.size(); ++k) {
+    Editing& e = all[k];
+    if (!e.possible) continue;
+    for (const auto& dir : e.order) {
+      auto& entries = e.dirs[dir];
+      auto it = listing.find(folder_name(edits[k], dir));
+      if (it == listing.end()) {
+        e.possible = false;
+        break;
+      }
+      if (it->second)
+        for (const auto& entry : it->second->entries)
+          entries[entry.name] = entry;
+    }
+    // The changes themselves.
+    for (const auto& [path, entry] : edits[k].changes) {
+      std::string dir = parent_of(path), name = name_of(path);
+      e.named[dir].insert(name);
+      e.present[path] = entry.has_value();
+      if (entry) {
+        TreeEntry t = *entry;
+        t.name = name;
+        e.dirs[dir][name] = std::move(t);
+      } else {
+        e.dirs[dir].erase(name);
+      }
     }
   }
-  // Bottom up, one depth at a time: write the folders of that depth in one hash-object call, then
-  // hang each in its parent (or drop it from there when it became empty).
+  // Bottom up, one depth at a time for every edit: the folders of that depth written in one
+  // hash-object call, then each hung in its parent (or dropped from there when it became empty).
   static std::atomic<int> counter{0};
   int batch = ++counter;
   size_t deepest = 0;
-  for (const auto& dir : order)
-    deepest = std::max(deepest, depth_of(dir));
+  for (const auto& e : all)
+    for (const auto& dir : e.order)
+      deepest = std::max(deepest, depth_of(dir));
   for (size_t depth = deepest + 1; depth-- > 0;) {
-    std::vector<std::string> level;
-    for (const auto& dir : order)
-      if (depth_of(dir) == depth && (!dirs[dir].empty() || dir.empty())) level.push_back(dir);
+    struct Level {
+      size_t edit;
+      std::vector<std::string> dirs, files;
+    };
+    std::vector<Level> levels;
     Scratch files;
     GitCall write{{"--git-dir=" + git_dir, "hash-object", "-w", "-t", "tree", "--stdin-paths"},
                   git_dir,
                   {},
                   {},
                   {}};
-    for (size_t i = 0; i < level.size(); ++i) {
-      std::vector<TreeEntry> entries;
-      for (auto& [name, e] : dirs[level[i]])
-        entries.push_back(e);
-      auto raw = serialize_tree(std::move(entries), oid_bytes);
-      if (!raw) return Nothing();
-      std::string file =
-          util::join(scratch_dir, fmt::format("tree.{}.{}.{}.{}", ::getpid(), batch, depth, i));
-      files.paths.push_back(file);
-      if (auto w = util::write_file(file, *raw); !w) return fail(ErrorCode::io_error, w.error());
-      write.input += file + "\n";
+    for (size_t k = 0; k < edits.size(); ++k) {
+      Editing& e = all[k];
+      if (!e.possible) continue;
+      Level level{k, {}, {}};
+      for (const auto& dir : e.order)
+        if (depth_of(dir) == depth && (!e.dirs[dir].empty() || dir.empty()))
+          level.dirs.push_back(dir);
+      for (size_t i = 0; i < level.dirs.size(); ++i) {
+        std::vector<TreeEntry> entries;
+        for (auto& [name, t] : e.dirs[level.dirs[i]])
+          entries.push_back(t);
+        auto raw = serialize_tree(std::move(entries), edits[k].base.size() / 2);
+        if (!raw) {
+          e.possible = false;
+          break;
+        }
+        std::string file = util::join(
+            scratch_dir, fmt::format("tree.{}.{}.{}.{}.{}", ::getpid(), batch, k, depth, i));
+        files.paths.push_back(file);
+        level.files.push_back(file);
+        if (auto w = util::write_file(file, *raw); !w) return fail(ErrorCode::io_error, w.error());
+      }
+      if (e.possible) levels.push_back(std::move(level));
     }
+    size_t count = 0;
+    for (const auto& level : levels)
+      for (const auto& file : level.files) {
+        write.input += file + "\n";
+        ++count;
+      }
     std::vector<std::string> oids;
-    if (!level.empty()) oids = split_lines(BERTH_TRY(git(write)).out);
-    if (oids.size() != level.size()) return Nothing();
-    if (depth == 0) return Nothing(oids.front());
-    for (const auto& dir : order) {
-      if (depth_of(dir) != depth) continue;
-      std::string parent = parent_of(dir), name = name_of(dir);
-      bool set_by_change = named[parent].count(name) > 0;
-      auto it = std::find(level.begin(), level.end(), dir);
-      if (it == level.end()) {
-        // Empty now: it goes, unless a change put a file in its place.
-        if (!set_by_change) dirs[parent].erase(name);
+    if (count > 0) {
+      oids = split_lines(BERTH_TRY(git(write)).out);
+      if (oids.size() != count) return results;
+    }
+    size_t next = 0;
+    for (const auto& level : levels) {
+      const size_t k = level.edit;
+      Editing& e = all[k];
+      size_t first = next;
+      next += level.dirs.size();
+      if (depth == 0) {
+        results[k] = oids[first];
         continue;
       }
-      // A folder with files where a change left a file: not something a work tree can hold.
-      if (set_by_change && present[dir]) return Nothing();
-      dirs[parent][name] = TreeEntry{"40000", name, oids[static_cast<size_t>(it - level.begin())]};
+      for (const auto& dir : e.order) {
+        if (depth_of(dir) != depth) continue;
+        std::string parent = parent_of(dir), name = name_of(dir);
+        bool set_by_change = e.named[parent].count(name) > 0;
+        auto it = std::find(level.dirs.begin(), level.dirs.end(), dir);
+        if (it == level.dirs.end()) {
+          // Empty now: it goes, unless a change put a file in its place.
+          if (!set_by_change) e.dirs[parent].erase(name);
+          continue;
+        }
+        // A folder with files where a change left a file: not something a work tree can hold.
+        if (set_by_change && e.present[dir]) {
+          e.possible = false;
+          break;
+        }
+        e.dirs[parent][name] =
+            TreeEntry{"40000", name, oids[first + static_cast<size_t>(it - level.dirs.begin())]};
+      }
     }
   }
-  return Nothing();
+  return results;
 }
 
 } // namespace berth

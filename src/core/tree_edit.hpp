@@ -29,6 +29,28 @@ std::optional<std::string> serialize_tree(std::vector<TreeEntry> entries, size_t
 /// A path's new state: an entry (mode and oid; the name is ignored), or nullopt to delete it.
 using PathChanges = std::map<std::string, std::optional<TreeEntry>>;
 
+/// Trees read by read_trees, by the name they were asked by: `<tree-ish>^{tree}` for a root,
+/// `<tree-ish>:<folder>` for a folder. Nullopt: not there, or not a tree (a file there).
+struct ListedTree {
+  std::string oid;
+  std::vector<TreeEntry> entries;
+};
+using TreeListing = std::map<std::string, std::optional<ListedTree>>;
+
+/// Read the trees `names` (those `into` does not hold yet) in one `cat-file --batch`, into `into`.
+/// False when git's answer cannot be parsed (nothing added then).
+Result<bool> read_trees(const std::string& git_dir, const std::vector<std::string>& names,
+                        TreeListing& into);
+
+/// One edit of edit_trees: `base` (a tree id) with `changes` applied. Its folders are read as
+/// `<read_as>:<folder>` (a commit whose tree is `base`, or `base` itself when empty), so that
+/// folders already read under a commit's name (read_trees) are not read again.
+struct TreeEdit {
+  std::string base;
+  PathChanges changes;
+  std::string read_as;
+};
+
 /// The tree `base` with `changes` applied; folders left empty disappear. Runs git in `git_dir`
 /// (cat-file to read the trees on the way, hash-object to write the new ones, one call per
 /// depth). Nullopt when the edit is not possible this way (a path both a file and a non-empty
@@ -36,5 +58,14 @@ using PathChanges = std::map<std::string, std::optional<TreeEntry>>;
 Result<std::optional<std::string>> edit_tree(const std::string& git_dir, const std::string& base,
                                              const PathChanges& changes,
                                              const std::string& scratch_dir);
+
+/// edit_tree of several trees at once (the workspaces of one discard or compare): the folders
+/// `known` lacks read in one cat-file for all, the new folders written one depth at a time for
+/// all (one hash-object per depth, whatever the number of edits). One answer per edit, nullopt
+/// for an edit not possible this way.
+Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& git_dir,
+                                                           const std::vector<TreeEdit>& edits,
+                                                           const std::string& scratch_dir,
+                                                           TreeListing* known = nullptr);
 
 } // namespace berth
