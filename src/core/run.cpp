@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace berth {
@@ -314,10 +315,18 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
         if (on_end) on_end();
       }
     } ended{options.on_end};
+    // Landlock's run has an IPC namespace of its own (bwrap's a pid namespace, which ends its
+    // processes with it): what left the run's session (`setsid … &`) is found there.
+    std::string run_namespace;
+    if (plan.mode && *plan.mode != SandboxMode::bwrap)
+      run_namespace = util::namespace_of(child->pid(), "ipc");
     if (options.on_output)
       wait_captured(*child, options, result);
     else
       wait_passed_through(*child, options, result);
+    // Nothing of a sandboxed run outlives it (a daemon would write the workspace on, unseen).
+    for (int round = 0; round < 50 && util::kill_namespace(run_namespace, "ipc") > 0; ++round)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 
   repair_after_command(w, result);

@@ -22,7 +22,8 @@
 // can see: the filter refuses them under --net=off (sandbox_seccomp.cpp).
 //
 // The child hands its listener and its netlink socket over before exec: it writes their numbers
-// and its pid on a socket pair and waits; the supervisor takes both with pidfd_getfd and answers.
+// and its pid on a socket pair and waits; the supervisor takes both with pidfd_getfd and answers
+// (for each child the sandbox is applied to: one loop serves them all).
 // Each notification is answered by a thread of its own, so that a connect that blocks (a full
 // backlog the run's server has yet to accept from) holds up no other; a signal to the run's
 // thread interrupts its wait as it would a connect of the kernel's, while berth's connect goes
@@ -49,6 +50,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <system_error>
@@ -252,15 +254,6 @@ void answer(const std::shared_ptr<Shared>& shared, seccomp_notif request) {
   (void)::ioctl(shared->listener.get(), SECCOMP_IOCTL_NOTIF_SEND, &response);
 }
 
-// Wait until `fd` has something to read; false once asked to stop (the eventfd `stop`), or when
-// `fd` hung up with nothing left (the child's end closed; every filtered thread ended).
-bool wait_for(int fd, int stop) {
-  pollfd fds[2] = {{fd, POLLIN, 0}, {stop, POLLIN, 0}};
-  while (::poll(fds, 2, -1) < 0)
-    if (errno != EINTR) return false;
-  return fds[1].revents == 0 && (fds[0].revents & POLLIN) != 0;
-}
-
 } // namespace
 
 // The supervisor's own descriptors: the parent's end of the hand-over channel, and the eventfd
@@ -272,13 +265,9 @@ struct SupervisorLoop {
 
 namespace {
 
-void supervise(const SupervisorLoop& loop) {
-  // The hand-over: the child's pid and descriptor numbers, or the end of the channel (the child
-  // died before, or never started).
-  if (!wait_for(loop.channel.get(), loop.stop.get())) return;
-  HandOver given{};
-  if (::recv(loop.channel.get(), &given, sizeof given, 0) != static_cast<ssize_t>(sizeof given))
-    return;
+// A child's hand-over: take its listener and netlink socket (nullptr, after answering the child
+// with the error, when that fails: the child then fails its start, the run does not run).
+std::shared_ptr<Shared> take_over(const HandOver& given, int channel) {
   auto shared = std::make_shared<Shared>();
   int error = 0;
   util::Fd pidfd(pidfd_open(given.pid, 0));
@@ -288,24 +277,56 @@ void supervise(const SupervisorLoop& loop) {
   if (!error) shared->diag = util::Fd(pidfd_getfd(pidfd.get(), given.diag));
   if (!error && !shared->diag) error = errno;
   if (!error && (shared->netns = netns_cookie(shared->diag.get())) == 0) error = EINVAL;
-  // Answered either way: on an error the child fails its start (the run does not run).
-  (void)!::send(loop.channel.get(), &error, sizeof error, MSG_NOSIGNAL);
-  if (error) return;
+  (void)!::send(channel, &error, sizeof error, MSG_NOSIGNAL);
+  return error ? nullptr : shared;
+}
 
-  for (;;) {
-    if (!wait_for(shared->listener.get(), loop.stop.get())) return;
-    seccomp_notif request{};
-    if (::ioctl(shared->listener.get(), SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) {
-      // ENOENT: the thread was gone before it was received. Anything else: the listener is
-      // unusable.
-      if (errno == ENOENT || errno == EINTR) continue;
+// Receive one notification of `shared`'s run and answer it in a thread of its own; false when
+// its listener is unusable.
+bool receive(const std::shared_ptr<Shared>& shared) {
+  seccomp_notif request{};
+  if (::ioctl(shared->listener.get(), SECCOMP_IOCTL_NOTIF_RECV, &request) != 0)
+    // ENOENT: the thread was gone before it was received.
+    return errno == ENOENT || errno == EINTR;
+  try {
+    std::thread(answer, shared, request).detach();
+  } catch (const std::system_error&) {
+    // No thread to be had (RLIMIT_NPROC): answered here, holding up the others meanwhile.
+    answer(shared, request);
+  }
+  return true;
+}
+
+// The loop: hand-overs on the channel (each child the sandbox is applied to), then each run's
+// notifications, until told to stop. A run whose threads have all ended hangs its listener up.
+void supervise(const SupervisorLoop& loop) {
+  std::vector<std::shared_ptr<Shared>> runs;
+  bool channel_open = true;
+  while (channel_open || !runs.empty()) {
+    std::vector<pollfd> fds = {{loop.stop.get(), POLLIN, 0}, {loop.channel.get(), POLLIN, 0}};
+    if (!channel_open) fds[1].fd = -1; // poll skips it
+    for (const auto& run : runs)
+      fds.push_back({run->listener.get(), POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
       return;
     }
-    try {
-      std::thread(answer, shared, request).detach();
-    } catch (const std::system_error&) {
-      // No thread to be had (RLIMIT_NPROC): answered here, holding up the others meanwhile.
-      answer(shared, request);
+    if (fds[0].revents != 0) return;
+    if (fds[1].revents & POLLIN) {
+      HandOver given{};
+      if (::recv(loop.channel.get(), &given, sizeof given, 0) ==
+          static_cast<ssize_t>(sizeof given)) {
+        if (auto run = take_over(given, loop.channel.get())) runs.push_back(std::move(run));
+      } else {
+        channel_open = false; // every end of the children's closed
+      }
+    } else if (fds[1].revents & (POLLHUP | POLLERR)) {
+      channel_open = false;
+    }
+    for (size_t i = runs.size(); i-- > 0;) {
+      short events = fds[2 + i].revents;
+      bool keep = (events & POLLIN) ? receive(runs[i]) : (events & (POLLHUP | POLLERR)) == 0;
+      if (!keep) runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
 }
@@ -397,10 +418,14 @@ int hand_over_to_supervisor(int channel, int listener, int diag) {
   HandOver given{static_cast<int32_t>(::getpid()), listener, diag};
   if (::send(channel, &given, sizeof given, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof given))
     return errno ? errno : EIO;
+  // Never forever: a supervisor that does not answer within 10 s fails the start.
+  timeval patience{10, 0};
+  (void)::setsockopt(channel, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
   int error = 0;
   ssize_t n;
   while ((n = ::recv(channel, &error, sizeof error, 0)) < 0 && errno == EINTR) {
   }
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return ETIMEDOUT;
   if (n != static_cast<ssize_t>(sizeof error)) return EPIPE;
   return error;
 }

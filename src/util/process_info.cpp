@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <signal.h>
 #include <string>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace util {
@@ -75,6 +76,35 @@ bool file_held_open(const std::string& path) {
     }
   }
   return held;
+}
+
+std::string namespace_of(pid_t pid, const char* kind) {
+  char buf[256];
+  std::string link = pid == 0 ? std::string("/proc/self/ns/") + kind
+                              : "/proc/" + std::to_string(pid) + "/ns/" + kind;
+  ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+int kill_namespace(const std::string& ns, const char* kind) {
+  if (ns.empty() || ns == namespace_of(0, kind)) return 0;
+  int killed = 0;
+  DirEntries proc("/proc");
+  for (const auto& e : proc) {
+    std::string name(e.name);
+    char* end = nullptr;
+    long pid = std::strtol(name.c_str(), &end, 10);
+    if (*end != '\0' || pid <= 0 || pid == ::getpid()) continue;
+    // The pidfd first, the namespace second: a pid reused meanwhile is either not the one the
+    // pidfd names (then not in the namespace) or gone (then the signal finds nothing).
+    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
+    if (pidfd < 0) continue;
+    if (namespace_of(static_cast<pid_t>(pid), kind) == ns &&
+        ::syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0) == 0)
+      ++killed;
+    ::close(pidfd);
+  }
+  return killed;
 }
 
 void stop_processes(const std::vector<pid_t>& pids, int grace_ms) {

@@ -22,6 +22,14 @@ std::vector<pid_t> processes_working_in(const std::string& dir);
 /// open from its creation until it renames it into place, so one nobody holds is stale.
 bool file_held_open(const std::string& path);
 
+/// The namespace `kind` ("ipc", "net", ...) of `pid` (0: this process) as the kernel names it
+/// ("ipc:[4026532301]"); "" when it cannot be read.
+std::string namespace_of(pid_t pid, const char* kind);
+
+/// SIGKILL every process (we may signal) in the namespace `ns` of `kind` — never this process's
+/// own namespace, nor "" — and say how many were sent it.
+int kill_namespace(const std::string& ns, const char* kind);
+
 /// Send SIGTERM to each pid, give them `grace_ms` to end, then SIGKILL those still alive.
 void stop_processes(const std::vector<pid_t>& pids, int grace_ms);
 

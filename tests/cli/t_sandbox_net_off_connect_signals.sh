@@ -58,8 +58,13 @@ attempt() {
     # answers must be made without a thread of their own.
     out=$(prlimit --nproc=$(($(ps -L -u $NOBODY --no-headers | wc -l) + 80)) "${AS_NOBODY[@]}" "$BERTH_BIN" run agent --sandbox="$MECH" --net off \
       --timeout 3 -- "$PY" "$T/threads.py" 2>&1) || status=$?
-    assert_eq "$status" 124 "berth's exit status (--timeout) at the process limit; output: $out"
-    assert_contains "$out" "started "
+    # (Other tests' processes of the same user count too: when the limit left the command no
+    # room to start at all, there was nothing to answer; berth must still not abort.)
+    assert_not_contains "$out" "terminate called"
+    [[ $status != 134 ]] || { echo "berth aborted at the process limit: $out" >&2; return 1; }
+    if [[ $out == *"started "* ]]; then
+      assert_eq "$status" 124 "berth's exit status (--timeout) at the process limit; output: $out"
+    fi
   fi
   assert_unchanged "$before"
 }
