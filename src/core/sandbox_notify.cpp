@@ -312,6 +312,12 @@ void supervise(const SupervisorLoop& loop) {
       return;
     }
     if (fds[0].revents != 0) return;
+    // The runs polled first (fds[2 + i] is runs[i]), then a new one appended.
+    for (size_t i = fds.size() - 2; i-- > 0;) {
+      short events = fds[2 + i].revents;
+      bool keep = (events & POLLIN) ? receive(runs[i]) : (events & (POLLHUP | POLLERR)) == 0;
+      if (!keep) runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
+    }
     if (fds[1].revents & POLLIN) {
       HandOver given{};
       if (::recv(loop.channel.get(), &given, sizeof given, 0) ==
@@ -322,11 +328,6 @@ void supervise(const SupervisorLoop& loop) {
       }
     } else if (fds[1].revents & (POLLHUP | POLLERR)) {
       channel_open = false;
-    }
-    for (size_t i = runs.size(); i-- > 0;) {
-      short events = fds[2 + i].revents;
-      bool keep = (events & POLLIN) ? receive(runs[i]) : (events & (POLLHUP | POLLERR)) == 0;
-      if (!keep) runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
 }
