@@ -162,6 +162,18 @@ const char* const kUserNamespacesDisabled =
     "unprivileged user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone, "
     "user.max_user_namespaces, an AppArmor or container policy";
 
+// The layer both mechanisms name when berth makes the run's connects (sandbox_notify.cpp).
+constexpr const char* kSupervisedLayer = "seccomp: every connect made by berth, a unix socket by "
+                                         "path only where this run bound it; datagram unix "
+                                         "sockets refused";
+
+// What a --net=off run is told where the covers alone guard the host's unix sockets.
+std::string unsupervised_warning(const std::string& missing) {
+  return fmt::format("a unix socket the host binds after this run started stays reachable by its "
+                     "path: this kernel lacks {}, with which berth makes the run's connects",
+                     missing);
+}
+
 // The last line of a tool's error output: the one that says why.
 std::string chomp_message(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
@@ -210,11 +222,7 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
   if (net_off && namespaces.network) unsupervised = connect_supervisor_missing();
   const bool supervised = net_off && namespaces.network && unsupervised.empty();
   own_unix = own_unix || supervised;
-  if (own_unix && !supervised)
-    prepared.warnings.push_back(fmt::format(
-        "a unix socket the host binds after this run started stays reachable by its path: this "
-        "kernel lacks {}, with which berth makes the run's connects",
-        unsupervised));
+  if (own_unix && !supervised) prepared.warnings.push_back(unsupervised_warning(unsupervised));
   const char* own_user = namespaces.user_namespace ? " (own user namespace)" : "";
   const bool private_network = namespaces.network;
   if (private_network)
@@ -298,8 +306,7 @@ Result<PreparedSandbox> prepare_landlock(const SandboxRequest& request,
     if (supervised) {
       prepared.supervisor = BERTH_TRY(ConnectSupervisor::start());
       state->supervisor_channel = prepared.supervisor->child_end();
-      prepared.layers.push_back("seccomp: every connect made by berth, a unix socket by path only "
-                                "where this run bound it; datagram unix sockets refused");
+      prepared.layers.push_back(kSupervisedLayer);
     }
     if (net_off)
       prepared.layers.push_back(
@@ -417,10 +424,7 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
     supervised_state->supervisor_channel = prepared.supervisor->child_end();
     state = std::move(supervised_state);
   } else if (net_off && covers) {
-    prepared.warnings.push_back(fmt::format(
-        "a unix socket the host binds after this run started stays reachable by its path: this "
-        "kernel lacks {}, with which berth makes the run's connects",
-        unsupervised));
+    prepared.warnings.push_back(unsupervised_warning(unsupervised));
   }
   prepared.child_state = state;
   prepared.apply_in_child = child_function(state);
@@ -438,8 +442,7 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
       prepared.layers.push_back(fmt::format(
           "bwrap: the host's {} unix sockets covered; the run's own work", covers->size()));
     if (supervised)
-      prepared.layers.push_back("seccomp: every connect made by berth, a unix socket by path only "
-                                "where this run bound it; datagram unix sockets refused");
+      prepared.layers.push_back(kSupervisedLayer);
     else if (!covers)
       prepared.layers.push_back("seccomp: unix sockets");
   }
