@@ -3,6 +3,7 @@
 # capture, the diff and the merge preview, kept): that first compare diffs nothing and captures
 # nothing, and says exactly what a compare without them says.
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/pool_helpers.sh"
 make_repo app 20
 # The attempts from a warm pool, watched from their birth (docs/decisions/0011), as a user's are.
 export BERTH_POOL_SIZE=3
@@ -10,6 +11,9 @@ berth pool fill >/dev/null
 berth fork try -n 3 -- sh -c 'echo "attempt $BERTH_ATTEMPT" >>README.md
   echo new >"new-$BERTH_ATTEMPT.txt"; [ "$BERTH_ATTEMPT" != 2 ] || git commit -qam two' \
   >/dev/null 2>&1
+# The pool refills behind the fork, priming each new slot's shadow: settled before the kept
+# captures are removed below.
+wait_for_fillers
 git_calls() { grep 'trace: built-in: git' "$1" | sed 's/.*trace: built-in: //'; }
 doc=$(GIT_TRACE=$T/first.trace berth --json compare try)
 calls=$(git_calls "$T/first.trace")
