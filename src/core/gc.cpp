@@ -19,6 +19,7 @@
 #include "core/tree_claim.hpp"
 #include "core/watch.hpp"
 #include "core/workspace_git.hpp"
+#include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
 #include "util/dir.hpp"
 #include "util/file_lock.hpp"

@@ -977,11 +977,15 @@ void test_pause_before_release() {
 
 // One pass of the filler: trash, slots, the look at the workspaces, gc's light pass.
 Result<PoolStatus> fill_pass(const Project& project, int64_t size) {
-  auto filled = pool_fill(project, size);
-  // While here, look once at every workspace: one berth has not looked at yet (just made) gets
-  // its shadow index and the watcher's attention now, in the background, so the orchestrator's
-  // first `list`, `diff` or `discard` costs O(changed files) already. The others cost nothing.
+  // First, look once at every workspace: one berth has not looked at yet (just made) gets its
+  // shadow index and the watcher's attention now, in the background, so the orchestrator's first
+  // `list`, `diff` or `discard` costs O(changed files) already. The others cost nothing. One just
+  // made of a slot has the slot's shadow, whose untracked cache git keeps for the slot's path
+  // only: its first status in the new place lists every folder again, done here (before the
+  // slots' checkouts, which take seconds) rather than in the agent's first snapshot. (A workspace
+  // made while this pass fills posted a request: the next pass looks at it.)
   if (project.config().get_bool("watch.enabled")) (void)list_workspaces(project);
+  auto filled = pool_fill(project, size);
   // The light gc pass after new/discard (docs/gc.md): orphans and expired trash, never a
   // workspace, bounded in time; here, off the caller's path.
   if (project.config().get_bool("gc.auto")) {
@@ -1022,7 +1026,8 @@ bool pool_refill_in_background(const Project& project, int64_t at_least) {
 Result<PoolStatus> pool_fill_background(const Project& project) {
   // A request that cannot be posted (the records dir read-only, say) is served by this filler if
   // it gets the lock, as one taken from the folder.
-  std::optional<int64_t> unposted;
+  // (-1: none. Not an optional: GCC's -O2 takes its value for one maybe used uninitialised.)
+  int64_t unposted = -1;
   if (!post_fill_request(project, project.config().get_int("pool.size")))
     unposted = project.config().get_int("pool.size");
   bool lowered = false;
@@ -1042,10 +1047,10 @@ Result<PoolStatus> pool_fill_background(const Project& project) {
       }
       drop_stale_request_temps(project);
       // A pass that fails does not end the loop: the requests that came in meanwhile are served.
-      for (auto size = take_fill_requests(project); size || unposted;
+      for (auto size = take_fill_requests(project); size || unposted >= 0;
            size = take_fill_requests(project)) {
-        int64_t asked = std::max(size.value_or(0), unposted.value_or(0));
-        unposted.reset();
+        int64_t asked = std::max(size.value_or(0), unposted);
+        unposted = -1;
         last = fill_pass(project, asked);
       }
       test_pause_before_release();

@@ -480,7 +480,12 @@ Result<Created> create(const Project& project, const CreatePlan& plan) {
 
   created.workspace = w;
   // A slot was used (or none was there): top the pool up in the background for the next `new`.
-  if (plan.refill_pool && project.config().get_int("pool.size") > 0)
+  // A slot taken from a pool no longer kept (pool.size = 0) still gets that pass: it looks at the
+  // workspace in its new place (git's untracked cache is of the slot's old path), so that the
+  // first snapshot or status of the agent's work is not a walk of every folder.
+  const bool took_slot = !from.empty();
+  if (took_slot && plan.took_slot) *plan.took_slot = true;
+  if (plan.refill_pool && (project.config().get_int("pool.size") > 0 || took_slot))
     pool_refill_in_background(project);
   if (auto warning = missing_helper_warning(project)) created.warnings.push_back(*warning);
   if (auto warning = dotted_root_warning(project)) created.warnings.push_back(*warning);
@@ -508,6 +513,7 @@ namespace {
 struct BatchReads {
   std::optional<CheckoutTuning> tuning;
   std::map<std::string, std::string> bases;
+  bool took_slot = false; // (written back: one of them was made of a pool slot)
 };
 
 } // namespace
@@ -566,6 +572,7 @@ static Result<Created> create_steps(const Project& project, const NewOptions& op
       options.name,        base, base, options.owner, {}, options.on_setup, options.no_pool,
       checkout.hooks_path, {}};
   plan.refill_pool = refill_pool;
+  if (batch) plan.took_slot = &batch->took_slot;
   if (options.carry) {
     // --carry: the user's uncommitted work, read as git objects from a scratch copy of their
     // index, so their checkout is not touched in any way; the new workspace gets it as its work
@@ -649,6 +656,8 @@ std::vector<Result<Created>> create_workspaces(const Project& project,
   int64_t size = project.config().get_int("pool.size");
   if (size > 0 && !options.empty())
     pool_refill_in_background(project, std::max(size, static_cast<int64_t>(options.size())));
+  else if (batch.took_slot)
+    pool_refill_in_background(project); // (fills nothing: looks at them in their new place)
   return made;
 }
 

@@ -29,6 +29,9 @@ struct CreatePlan {
   std::function<void()> undo_populate;
   // Top the pool up in the background once made (create_workspaces does it once for all).
   bool refill_pool = true;
+  // Set when the workspace was made of a pool slot: create_workspaces then starts its one
+  // background pass even with pool.size = 0 (that pass looks at the workspace in its new place).
+  bool* took_slot = nullptr;
 };
 
 /// Make the workspace `plan` describes: claim the name, add the worktree (or take a pool slot),
