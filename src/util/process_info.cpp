@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <functional>
 #include <signal.h>
 #include <string>
 #include <sys/syscall.h>
@@ -35,75 +36,77 @@ bool process_alive(pid_t pid, int64_t start_time) {
   return now == 0 || now == start_time;
 }
 
-std::vector<pid_t> processes_working_in(const std::string& dir) {
-  std::vector<pid_t> found;
-  for (const auto& e : DirEntries("/proc")) {
+namespace {
+
+// Each process in /proc (this one too unless `skip_self`), by pid and by its /proc name, until
+// `visit` says stop (false). False when /proc cannot be read.
+bool for_each_process(bool skip_self, const std::function<bool(pid_t, const std::string&)>& visit) {
+  DirEntries proc("/proc");
+  if (!proc.is_open()) return false;
+  for (const auto& e : proc) {
     std::string name(e.name);
     char* end = nullptr;
     long pid = std::strtol(name.c_str(), &end, 10);
-    if (*end != '\0' || pid <= 0 || pid == ::getpid()) continue;
-    char buf[4096];
-    std::string link = "/proc/" + name + "/cwd";
-    ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
-    if (n <= 0) continue;
-    std::string cwd(buf, static_cast<size_t>(n));
-    if (cwd == dir ||
-        (cwd.size() > dir.size() && cwd.compare(0, dir.size(), dir) == 0 && cwd[dir.size()] == '/'))
-      found.push_back(static_cast<pid_t>(pid));
+    if (*end != '\0' || pid <= 0 || (skip_self && pid == ::getpid())) continue;
+    if (!visit(static_cast<pid_t>(pid), name)) break;
   }
+  return true;
+}
+
+std::string read_link(const std::string& link) {
+  char buf[4096];
+  ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+} // namespace
+
+std::vector<pid_t> processes_working_in(const std::string& dir) {
+  std::vector<pid_t> found;
+  (void)for_each_process(true, [&](pid_t pid, const std::string& name) {
+    std::string cwd = read_link("/proc/" + name + "/cwd");
+    if (!cwd.empty() &&
+        (cwd == dir || (cwd.size() > dir.size() && cwd.compare(0, dir.size(), dir) == 0 &&
+                        cwd[dir.size()] == '/')))
+      found.push_back(pid);
+    return true;
+  });
   return found;
 }
 
 bool file_held_open(const std::string& path) {
-  DirEntries proc("/proc");
-  if (!proc.is_open()) return true; // cannot tell: held, to be safe
   bool held = false;
-  for (auto e = proc.begin(); !held && e != proc.end(); ++e) {
-    std::string name(e->name);
-    char* end = nullptr;
-    long pid = std::strtol(name.c_str(), &end, 10);
-    if (*end != '\0' || pid <= 0) continue;
+  bool read = for_each_process(false, [&](pid_t, const std::string& name) {
     std::string fd_dir = "/proc/" + name + "/fd";
-    for (const auto& f : DirEntries(fd_dir)) {
-      if (f.name[0] == '.') continue;
-      char buf[4096];
-      std::string link = fd_dir + "/" + std::string(f.name);
-      ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
-      if (n > 0 && std::string(buf, static_cast<size_t>(n)) == path) {
+    for (const auto& f : DirEntries(fd_dir))
+      if (f.name[0] != '.' && read_link(fd_dir + "/" + std::string(f.name)) == path) {
         held = true;
         break;
       }
-    }
-  }
-  return held;
+    return !held;
+  });
+  return held || !read; // (cannot tell: held, to be safe)
 }
 
 std::string namespace_of(pid_t pid, const char* kind) {
-  char buf[256];
-  std::string link = pid == 0 ? std::string("/proc/self/ns/") + kind
-                              : "/proc/" + std::to_string(pid) + "/ns/" + kind;
-  ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+  return read_link(pid == 0 ? std::string("/proc/self/ns/") + kind
+                            : "/proc/" + std::to_string(pid) + "/ns/" + kind);
 }
 
 int kill_namespace(const std::string& ns, const char* kind) {
   if (ns.empty() || ns == namespace_of(0, kind)) return 0;
   int killed = 0;
-  DirEntries proc("/proc");
-  for (const auto& e : proc) {
-    std::string name(e.name);
-    char* end = nullptr;
-    long pid = std::strtol(name.c_str(), &end, 10);
-    if (*end != '\0' || pid <= 0 || pid == ::getpid()) continue;
+  (void)for_each_process(true, [&](pid_t pid, const std::string&) {
     // The pidfd first, the namespace second: a pid reused meanwhile is either not the one the
     // pidfd names (then not in the namespace) or gone (then the signal finds nothing).
-    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
-    if (pidfd < 0) continue;
-    if (namespace_of(static_cast<pid_t>(pid), kind) == ns &&
+    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0) return true;
+    if (namespace_of(pid, kind) == ns &&
         ::syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0) == 0)
       ++killed;
     ::close(pidfd);
-  }
+    return true;
+  });
   return killed;
 }
 
