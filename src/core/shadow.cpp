@@ -297,7 +297,10 @@ std::optional<Verdict> fresh_look(const Project& project, const Workspace& w,
   v.status = r->out;
   complete = counts == Counts::take;
   std::string head = parse_status_v2(v.status).head;
-  if (!head.empty() && counts == Counts::take) {
+  if (!head.empty() && counts == Counts::take && head == w.base) {
+    // Still at its base (an attempt whose work is uncommitted): nothing ahead, nothing behind.
+    v.counts = "0\t0\n";
+  } else if (!head.empty() && counts == Counts::take) {
     auto counted = git_status_of(
         workspace_call(w, {"rev-list", "--left-right", "--count", w.base + "..." + head}));
     complete = counted && counted->ok();

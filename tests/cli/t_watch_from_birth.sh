@@ -9,12 +9,15 @@ make_repo app 30
 printf 'build/\n' >.gitignore && git add .gitignore && git commit -q -m ignore
 
 # Slots made in the foreground (each gets its one full look there); the `new`s below take them
-# with pool.size = 0, so no background filler looks at the workspaces afterwards.
+# with pool.size = 0: the background pass each take starts fills nothing, and looks at the
+# workspace in its new place (git's untracked cache is of the slot's path) before the agent's
+# work begins.
 BERTH_POOL_SIZE=2 berth pool fill >/dev/null
 assert_eq "$(berth --json pool status | jq '[.slots[] | select(.state == "ready")] | length')" 2
 export BERTH_POOL_SIZE=0
 ws=$(berth new born)
 other=$(berth new born2)
+wait_for_fillers
 
 # An agent's work, straight after `new`, with no berth command in between.
 cd "$ws"
