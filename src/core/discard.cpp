@@ -163,9 +163,17 @@ DiscardClaim::~DiscardClaim() {
     (void)util::write_file_atomic(record_file_, original_);
 }
 
-Result<DiscardClaim> claim_for_discard(const Project& project, std::string_view name, Force force) {
-  Registry registry = registry_of(project);
-  auto lock = BERTH_TRY(registry.lock());
+namespace {
+
+// What a claim is to hold, checked under the project lock; nothing written yet.
+struct ClaimPlan {
+  Workspace held, as_found;
+  std::string record_file, original;
+  bool present = false, symlinked = false;
+};
+
+Result<ClaimPlan> plan_claim(const Project& project, const Registry& registry,
+                             std::string_view name, Force force) {
   Workspace w = BERTH_TRY(load_workspace(project, name));
 
   // A workspace in use stays, unless the user says otherwise.
@@ -212,16 +220,65 @@ Result<DiscardClaim> claim_for_discard(const Project& project, std::string_view 
                 "move or delete that directory yourself, then run `berth discard` again");
   }
 
-  std::string record_file = registry.record_path(name_slug(w.name));
-  std::string original = util::read_file(record_file).value_or("");
-  // Claimed (discarding, held by this process), then the lock is released (on return).
-  Workspace as_found = w;
+  ClaimPlan plan;
+  plan.record_file = registry.record_path(name_slug(w.name));
+  plan.original = util::read_file(plan.record_file).value_or("");
+  plan.as_found = w;
   hold(w, State::discarding);
-  BERTH_TRY(registry.save(w));
-  DiscardClaim claim(registry, w, as_found, record_file, original);
-  claim.present = present;
-  claim.symlinked = symlinked;
-  return claim;
+  plan.held = std::move(w);
+  plan.present = present;
+  plan.symlinked = symlinked;
+  return plan;
+}
+
+} // namespace
+
+Result<DiscardClaim> claim_for_discard(const Project& project, std::string_view name, Force force) {
+  return std::move(claims_for_discard(project, {std::string(name)}, force).front());
+}
+
+std::vector<Result<DiscardClaim>>
+claims_for_discard(const Project& project, const std::vector<std::string>& names, Force force) {
+  Registry registry = registry_of(project);
+  std::vector<Result<DiscardClaim>> claims;
+  claims.reserve(names.size());
+  auto lock = registry.lock();
+  if (!lock) {
+    for (size_t i = 0; i < names.size(); ++i)
+      claims.emplace_back(tl::unexpected(lock.error()));
+    return claims;
+  }
+  std::vector<Result<ClaimPlan>> plans;
+  plans.reserve(names.size()); // (`planned` points into it)
+  std::vector<Workspace> held;
+  std::map<std::string, const Workspace*> planned; // (a name given twice: held by the first)
+  for (const auto& name : names) {
+    plans.push_back(plan_claim(project, registry, name, force));
+    if (!plans.back()) continue;
+    auto [at, fresh] = planned.emplace(plans.back()->held.name, &plans.back()->held);
+    if (!fresh) {
+      plans.back() = tl::unexpected(busy_error(*at->second, "wait for it to finish"));
+      continue;
+    }
+    held.push_back(plans.back()->held);
+  }
+  // Each claimed (discarding, held by this process), all written with one sync; the lock is
+  // released on return.
+  auto saved = registry.save_all(held);
+  size_t k = 0;
+  for (auto& plan : plans) {
+    if (!plan) {
+      claims.emplace_back(tl::unexpected(plan.error()));
+    } else if (auto& written = saved[k++]; !written) {
+      claims.emplace_back(tl::unexpected(written.error()));
+    } else {
+      DiscardClaim claim(registry, plan->held, plan->as_found, plan->record_file, plan->original);
+      claim.present = plan->present;
+      claim.symlinked = plan->symlinked;
+      claims.emplace_back(std::move(claim));
+    }
+  }
+  return claims;
 }
 
 Result<void> make_saveable(const Workspace& w, bool present, std::vector<std::string>& warnings) {
@@ -605,9 +662,10 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   };
   auto live = [&](size_t i) { return all[i].claim.has_value(); };
 
-  // Each claimed and made saveable, as discard does it.
+  // Each claimed (together: one sync for their records) and made saveable, as discard does it.
+  std::vector<std::string> claiming;
+  std::vector<size_t> claiming_at;
   for (size_t i = 0; i < names.size(); ++i) {
-    One& one = all[i];
     if (force == Force::yes) {
       auto current = load_workspace(project, names[i]);
       if (!current) {
@@ -616,12 +674,18 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       }
       stop_work_in(*current);
     }
-    auto claim = claim_for_discard(project, names[i], force);
-    if (!claim) {
-      results[i] = tl::unexpected(claim.error());
+    claiming.push_back(names[i]);
+    claiming_at.push_back(i);
+  }
+  auto claims = claims_for_discard(project, claiming, force);
+  for (size_t k = 0; k < claims.size(); ++k) {
+    size_t i = claiming_at[k];
+    One& one = all[i];
+    if (!claims[k]) {
+      results[i] = tl::unexpected(claims[k].error());
       continue;
     }
-    one.claim.emplace(std::move(*claim));
+    one.claim.emplace(std::move(*claims[k]));
     one.d.workspace = one.claim->as_found();
     if (auto saveable = make_saveable(one.claim->workspace(), one.claim->present, one.d.warnings);
         !saveable)

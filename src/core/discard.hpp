@@ -62,6 +62,10 @@ private:
 /// (unless --force on a run), locked by the user, unlinked, moved with the repository, a record
 /// that is not the tree's, a path outside its root.
 Result<DiscardClaim> claim_for_discard(const Project& project, std::string_view name, Force force);
+/// claim_for_discard for several (a pick's siblings) under one hold of the lock, their records
+/// written with one sync; one result each, in order.
+std::vector<Result<DiscardClaim>>
+claims_for_discard(const Project& project, const std::vector<std::string>& names, Force force);
 
 /// Make the work saveable: non-files planted in the admin dir (a FIFO would hang every git call)
 /// moved aside and the admin files rebuilt from the record. Changes nothing of the work itself.

@@ -219,23 +219,55 @@ Result<std::vector<Workspace>> Registry::load_all(std::vector<Problem>* problems
   return all;
 }
 
-Result<void> Registry::save(const Workspace& workspace) const {
-  if (auto made = util::make_dirs(util::join(dir_, "workspaces")); !made)
-    return fail(ErrorCode::io_error, made.error());
-  // JSON holds only UTF-8: a field that is not (an owner label or a path with other bytes) must
-  // be an error for this one command, not an exception that aborts berth mid-operation.
-  std::string record;
+namespace {
+
+// The record's text; JSON holds only UTF-8: a field that is not (an owner label or a path with
+// other bytes) must be an error for this one command, not an exception that aborts berth
+// mid-operation.
+Result<std::string> record_text(const Workspace& workspace) {
   try {
-    record = workspace_to_record(workspace);
+    return workspace_to_record(workspace);
   } catch (const nlohmann::json::exception&) {
     return fail(ErrorCode::io_error,
                 fmt::format("cannot record workspace '{}': a field is not valid UTF-8",
                             name_slug(workspace.name)),
                 "use UTF-8 in the owner label and the workspace root");
   }
+}
+
+} // namespace
+
+Result<void> Registry::save(const Workspace& workspace) const {
+  if (auto made = util::make_dirs(util::join(dir_, "workspaces")); !made)
+    return fail(ErrorCode::io_error, made.error());
+  std::string record = BERTH_TRY(record_text(workspace));
   auto written = util::write_file_atomic(record_path(name_slug(workspace.name)), record);
   if (!written) return fail(ErrorCode::io_error, written.error());
   return {};
+}
+
+std::vector<Result<void>> Registry::save_all(const std::vector<Workspace>& workspaces) const {
+  std::vector<Result<void>> results(workspaces.size());
+  if (auto made = util::make_dirs(util::join(dir_, "workspaces")); !made) {
+    for (auto& r : results)
+      r = fail(ErrorCode::io_error, made.error());
+    return results;
+  }
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<size_t> written_for;
+  for (size_t i = 0; i < workspaces.size(); ++i) {
+    auto text = record_text(workspaces[i]);
+    if (!text) {
+      results[i] = tl::unexpected(text.error());
+      continue;
+    }
+    files.emplace_back(record_path(name_slug(workspaces[i].name)), std::move(*text));
+    written_for.push_back(i);
+  }
+  auto written = util::write_files_atomic(files);
+  for (size_t k = 0; k < written.size(); ++k)
+    if (!written[k]) results[written_for[k]] = fail(ErrorCode::io_error, written[k].error());
+  return results;
 }
 
 Result<void> Registry::remove(const std::string& slug) const {

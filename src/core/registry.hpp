@@ -23,6 +23,8 @@ public:
   /// (code "record_unreadable").
   Result<std::vector<Workspace>> load_all(std::vector<Problem>* problems = nullptr) const;
   Result<void> save(const Workspace& workspace) const;
+  /// save for several records at once, as safely, with one sync for all; one result each.
+  std::vector<Result<void>> save_all(const std::vector<Workspace>& workspaces) const;
   Result<void> remove(const std::string& slug) const;
 
   const std::string& dir() const { return dir_; }

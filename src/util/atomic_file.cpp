@@ -5,8 +5,10 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace util {
 namespace {
@@ -56,6 +58,67 @@ tl::expected<void, std::string> write_file_atomic(const std::string& path, std::
     ::close(dir);
   }
   return {};
+}
+
+std::vector<tl::expected<void, std::string>>
+write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files) {
+  static std::atomic<unsigned> calls{0};
+  std::vector<tl::expected<void, std::string>> results(files.size());
+  std::vector<std::string> temps(files.size());
+  std::vector<int> fds(files.size(), -1);
+  auto fail = [&](size_t i, const char* what) {
+    int saved = errno;
+    if (fds[i] >= 0) ::close(fds[i]);
+    fds[i] = -1;
+    ::unlink(temps[i].c_str());
+    results[i] =
+        tl::unexpected(fmt::format("cannot {} {}: {}", what, files[i].first, std::strerror(saved)));
+  };
+  // Every temp written, then every one synced: the first fsync's journal commit takes the others'
+  // data with it, so the rest find little left to do.
+  for (size_t i = 0; i < files.size(); ++i) {
+    temps[i] =
+        files[i].first + ".tmp." + std::to_string(::getpid()) + ".b" + std::to_string(++calls);
+    fds[i] = ::open(temps[i].c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fds[i] < 0) {
+      fail(i, "create");
+      continue;
+    }
+    std::string_view content = files[i].second;
+    while (!content.empty()) {
+      ssize_t w = ::write(fds[i], content.data(), content.size());
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      content.remove_prefix(static_cast<size_t>(w));
+    }
+    if (!content.empty()) fail(i, "write");
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (fds[i] < 0) continue;
+    if (::fsync(fds[i]) != 0) {
+      fail(i, "fsync");
+      continue;
+    }
+    int fd = std::exchange(fds[i], -1);
+    if (::close(fd) != 0) fail(i, "close");
+  }
+  std::set<std::string> dirs;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!results[i]) continue;
+    if (::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+      fail(i, "rename");
+      continue;
+    }
+    dirs.insert(dirname_of(files[i].first));
+  }
+  for (const auto& d : dirs) {
+    int dir = ::open(d.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+      ::fsync(dir);
+      ::close(dir);
+    }
+  }
+  return results;
 }
 
 tl::expected<void, std::string> write_file(const std::string& path, std::string_view content) {

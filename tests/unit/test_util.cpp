@@ -305,6 +305,25 @@ TEST(AtomicFile, WithoutFsyncStillReplacesWholeAndLeavesNoTemporaryFile) {
   EXPECT_NE(error.error().find("missing/f"), std::string::npos) << error.error();
 }
 
+TEST(AtomicFile, SeveralAtOnceEachWholeAndAFailureStopsOnlyItsOwn) {
+  auto dir = temp_dir();
+  std::string a = util::join(dir.path(), "a.json"), b = util::join(dir.path(), "b.json");
+  ASSERT_TRUE(util::write_file_atomic(a, "old a"));
+  std::string missing = util::join(dir.path(), "missing/c.json");
+  auto written = util::write_files_atomic({{a, "new a"}, {missing, "c"}, {b, "new b"}});
+  ASSERT_EQ(written.size(), 3u);
+  EXPECT_TRUE(written[0]);
+  ASSERT_FALSE(written[1]);
+  EXPECT_NE(written[1].error().find(missing), std::string::npos) << written[1].error();
+  EXPECT_TRUE(written[2]);
+  EXPECT_EQ(util::read_file(a).value_or("?"), "new a");
+  EXPECT_EQ(util::read_file(b).value_or("?"), "new b");
+  auto left = dir_entries(dir.path());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"a.json", "b.json"})) << "no temporary file left";
+  EXPECT_TRUE(util::write_files_atomic({}).empty());
+}
+
 TEST(AtomicFile, BinaryAndLargeContentRoundTrips) {
   auto dir = temp_dir();
   std::string file = util::join(dir.path(), "blob");
