@@ -68,6 +68,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
     false
   fi
   user_work_reset "$base"
+  trim_trash # (doctor reads the trash: not every earlier round's snapshot again)
 done
 ((seen_before > 0 && seen_after > 0 && k > calls / 2)) || {
   echo "stopped before the landing $seen_before times, after it $seen_after, of $k calls" >&2

@@ -16,7 +16,13 @@ for k in 1 2 3; do
   sleep "0.$k"
   berth -c pool.size=2 forget --force >/dev/null
 done
-sleep 2 # (what a filler or watcher still at work would write by now)
+# What a filler or watcher still at work would write (none is left: forget waited for the
+# filler's pass and stopped the watcher) by the time it is gone: one that is still there is
+# waited for, up to 2 s, and then named below.
+for ((i = 0; i < 40; i++)); do
+  [[ -z $(pgrep -f -- "$T/" || true) ]] && break
+  sleep 0.05
+done
 assert_eq "$(ls "$plain_area" | grep -v '^by-path$' || true)" "" "private repositories left"
 assert_eq "$(ls "$HOME/berth" 2>/dev/null || true)" "" "workspace roots left"
 assert_eq "$(pgrep -f -- "$plain_area/" || true)" "" "processes of the forgotten repositories"

@@ -10,12 +10,19 @@ VARS=(npm_config_cache PNPM_HOME YARN_CACHE_FOLDER YARN_GLOBAL_FOLDER PIP_CACHE_
   UV_CACHE_DIR CARGO_HOME GOPATH GOBIN GOMODCACHE GOCACHE XDG_CACHE_HOME)
 
 attempt() {
-  local before v dir
+  local before i dirs=()
   before=$(fingerprint)
-  for v in "${VARS[@]}"; do
-    allowed 'd=${'"$v"':?unset}; case $d in "$XDG_DATA_HOME"/berth/cache/app-*) ;; *) echo "'"$v"'=$d" >&2; exit 1;; esac; mkdir -p "$d/x" && echo ok >"$d/x/f"'
-    dir=$(as_user "$BERTH_BIN" run agent --sandbox="$MECH" -- sh -c 'printf %s "$'"$v"'"')
-    assert_eq "$(cat "$dir/x/f")" ok "$v"
+  # Every variable in one run (each run goes through the same set-up): set, under berth's data
+  # dir, writable from inside; then, from outside, each one's file is there.
+  allowed "for v in ${VARS[*]}; do"' eval "d=\${$v:-}"
+    case $d in "$XDG_DATA_HOME"/berth/cache/app-*) ;; *) echo "$v=$d" >&2; exit 1 ;; esac
+    mkdir -p "$d/x" && echo ok >"$d/x/f" || exit 1
+  done'
+  mapfile -t dirs < <(as_user "$BERTH_BIN" run agent --sandbox="$MECH" -- sh -c \
+    "for v in ${VARS[*]}; do"' eval "d=\${$v:-}"; printf "%s\n" "$d"; done')
+  assert_eq "${#dirs[@]}" "${#VARS[@]}" "cache variables printed"
+  for i in "${!VARS[@]}"; do
+    assert_eq "$(cat "${dirs[i]}/x/f")" ok "${VARS[i]}"
   done
   # The user's own caches stay read-only.
   escape 'mkdir -p "$HOME/.npm/_cacache"'

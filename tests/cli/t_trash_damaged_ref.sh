@@ -10,8 +10,8 @@ for n in good gone partial; do
   ws=$(berth new "$n")
   echo "content of $n" >"$ws/$n.txt"
   berth discard "$n" >/dev/null
-  sleep 1 # distinct snapshot times
 done
+sleep 1 # partial's second snapshot in another second (each name's refs are its own)
 ws=$(berth new partial)
 echo "newer partial" >"$ws/newer.txt"
 berth discard partial >/dev/null # partial's newest (damaged below) has an older, good one
