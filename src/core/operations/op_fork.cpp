@@ -240,13 +240,13 @@ struct Runner {
   }
 };
 
-// The fork's exit status: 0 when every command exited 0; 130 when Ctrl-C or SIGTERM stopped it;
-// 1 otherwise (an attempt failed, timed out, or could not start).
-int fork_exit(const ForkGroup& fork, bool interrupted) {
+// The fork's exit status: 130 when Ctrl-C or SIGTERM stopped it; 1 when an attempt's command
+// failed, timed out or could not start; 6 when an attempt's set-up failed (as `new`); else 0.
+int fork_exit(const ForkGroup& fork, bool interrupted, bool setup_failed) {
   if (interrupted) return 130;
   for (const auto& run : fork.runs)
     if (run.state != "exited" || run.exit_code != 0) return 1;
-  return 0;
+  return setup_failed ? kSetupFailedExit : 0;
 }
 
 Result<Outcome> run_fork(const Project& project, const Params& p, const OperationContext& context) {
@@ -316,14 +316,22 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
 
   nlohmann::json workspaces = nlohmann::json::array();
   Outcome out;
+  // A set-up that failed is said, as `new` says it (the attempt is kept, marked, and its command
+  // still runs): never a fork that looks ready when its attempts are not.
+  bool setup_failed = false;
   for (int i = 1; i <= n; ++i) {
     const auto& made_one = *created[static_cast<size_t>(i - 1)];
     auto marked = mark_attempt(project, made_one.workspace.name, task, i);
     if (!marked) return roll_back(marked.error());
     if (i == 1) fork.base = marked->base;
-    for (const auto& w : made_one.warnings)
-      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-        out.warnings.push_back(w);
+    for (const auto* list : {&made_one.warnings, &made_one.setup.warnings})
+      for (const auto& w : *list)
+        if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+          out.warnings.push_back(w);
+    if (made_one.setup.failed) {
+      setup_failed = true;
+      out.warnings.push_back(setup_failed_warning(*marked, "created"));
+    }
     workspaces.push_back(*marked);
     AttemptRun run;
     run.name = made_one.workspace.name;
@@ -347,11 +355,13 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
     runner.run_all(j);
     for (auto& w : runner.warnings)
       out.warnings.push_back(std::move(w));
-    out.exit = fork_exit(fork, runner.stop && !runner.timed_out);
+    out.exit = fork_exit(fork, runner.stop && !runner.timed_out, setup_failed);
     if (runner.timed_out)
       out.warnings.push_back(fmt::format("timed out: stopped the attempts after {}s", *timeout));
     else if (out.exit == 130)
       out.warnings.push_back("interrupted: stopped the attempts; their work is kept");
+  } else if (setup_failed) {
+    out.exit = kSetupFailedExit;
   }
   out.document = {{"fork", fork_to_json(fork)},
                   {"dir", fork_dir(project, task)},
