@@ -86,6 +86,15 @@ Result<void> check_fork(const Project& project, const std::string& task, int64_t
                 fmt::format("pick one of its attempts (berth pick {}), discard them, or choose "
                             "another TASK",
                             attempt_name(task, 1)));
+  // The record's folder is the task's slug, so `a/b` and `a-b` share one: another task's record
+  // with attempts left is refused too (this fork's record would replace it).
+  for (const auto& other : BERTH_TRY(load_forks(project)))
+    if (other.task != task && name_slug(other.task) == name_slug(task) &&
+        BERTH_TRY(fork_has_attempts(project, other.task)))
+      return fail(
+          ErrorCode::name_taken,
+          fmt::format("fork '{}' would share its record's folder with fork '{}'", task, other.task),
+          "choose another TASK ('/' and '-' name the same folder)");
   // A workspace named TASK: `compare TASK` and `discard TASK` would mean two things.
   if (auto same = find_workspace(project, task); same || same.error().code != ErrorCode::not_found)
     return fail(
