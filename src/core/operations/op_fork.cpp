@@ -4,6 +4,7 @@
 #include "berth/fork.hpp"
 #include "berth/json.hpp"
 #include "core/compare.hpp"
+#include "core/git.hpp"
 #include "core/lease.hpp"
 #include "core/name.hpp"
 #include "core/operations/params.hpp"
@@ -291,6 +292,11 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
   // With a command, Ctrl-C is ours from here on (the front end's first call arms its watch): one
   // during creation lets the creation finish, then no command starts (`not_started`, exit 130).
   if (!command.empty() && context.stop_requested) context.stop_requested();
+  // Meanwhile every git call runs in a process group of its own, so that the terminal's Ctrl-C
+  // reaches berth alone: it killed a checkout (a filter, a hook) half-way, and the fork failed
+  // with its attempts rolled back instead of finishing them and starting no command.
+  std::optional<GitCallsOwnGroup> own_group;
+  if (!command.empty() && context.stop_requested) own_group.emplace();
 
   // Attempt 1 fixes the base (a bad --base is refused there, before anything exists); the
   // others start from its SHA, so all share one base even if the branch moves meanwhile. They
