@@ -449,6 +449,17 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
     return Outcome{document, {accepted.hint}, {}, exit_status(ErrorCode::conflict)};
   Outcome out{document, accepted.warnings, {}, 0};
   if (options.dry_run) return out;
+  // Nothing landed (the attempt has no change): nothing is discarded either. Its siblings may hold
+  // the work (a pick of the wrong attempt); they stay attempts of the fork, as they were.
+  if (accepted.empty) {
+    out.document["kept"] = siblings;
+    out.document["fork_removed"] = false;
+    if (!siblings.empty())
+      out.warnings.push_back(fmt::format("nothing landed, so {}'s sibling attempts stay as they "
+                                         "were (`berth discard {}` discards the fork's attempts)",
+                                         name, task));
+    return out;
+  }
   // Asked to stop once the attempt landed: its siblings stay as they are, for a later
   // `berth discard TASK` (or pick's --keep-others had kept them anyway).
   if (stop.asked()) {
