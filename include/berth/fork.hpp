@@ -53,7 +53,8 @@ struct ForkGroup {
 std::string attempt_name(std::string_view task, int attempt);
 /// <berth>/forks/<slug of TASK>: where the fork's record and logs live.
 std::string fork_dir(const Project& project, std::string_view task);
-/// The fork's record; nullopt when there is none.
+/// The fork's record; nullopt when there is none (or the folder holds another task's record:
+/// `a/b` and `a-b` share one).
 Result<std::optional<ForkGroup>> load_fork(const Project& project, std::string_view task);
 /// Every recorded fork, sorted by task.
 Result<std::vector<ForkGroup>> load_forks(const Project& project);

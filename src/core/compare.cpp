@@ -396,6 +396,10 @@ ChangeSet change_set(const std::vector<FileChange>& files, const std::vector<Fil
     std::string outcome = fmt::format("{} {} {}", f.status, f.new_mode, p ? p->new_oid : "?");
     if (!f.old_path.empty()) outcome += " from " + f.old_path;
     set.files.emplace_back(f.path, outcome);
+    // A rename changes two paths: the old one is gone. (Renaming x while another attempt deletes
+    // or edits x is no disjoint pair: both touched x.)
+    if (f.status == 'R' && !f.old_path.empty())
+      set.files.emplace_back(f.old_path, "R to " + f.path);
     if (!p) continue;
     if (p->binary) {
       set.lines.push_back(f.path + std::string("\0b\0", 3) + p->new_oid);

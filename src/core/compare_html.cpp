@@ -154,7 +154,7 @@ ins.add{display:block;background:#e6ffec;text-decoration:none}
 del.del{display:block;background:#ffebe9;text-decoration:none}
 .hunk{display:block;color:#555;background:#f0f4ff}
 .ctx{display:block;color:#444}
-.none,.binary,.truncated{color:#666;font-style:italic;padding:.2em .4em}
+.none,.binary,.truncated,.renamed{color:#666;font-style:italic;padding:.2em .4em}
 )";
 
 } // namespace
@@ -235,12 +235,24 @@ std::string compare_html(const nlohmann::json& doc,
 
   // The diffs, file by file, the attempts side by side. Each attempt's patch sections pair with
   // its file list in order (both from the same diff-tree).
-  std::map<std::string, std::map<size_t, const FilePatch*>> by_file;
+  // A rename's column says where it came from; its old path's section says where it went.
+  struct Cell {
+    const FilePatch* patch = nullptr;
+    std::string note;
+  };
+  std::map<std::string, std::map<size_t, Cell>> by_file;
   for (size_t i = 0; i < attempts.size() && i < patches.size(); ++i) {
     const auto& files = field(attempts[i], "files");
     if (files.size() != patches[i].size()) continue;
-    for (size_t k = 0; k < files.size(); ++k)
-      by_file[files[k].value("path", std::string())][i] = &patches[i][k];
+    for (size_t k = 0; k < files.size(); ++k) {
+      std::string path = files[k].value("path", std::string());
+      std::string from = files[k].value("old_path", nlohmann::json()).is_string()
+                             ? files[k]["old_path"].get<std::string>()
+                             : std::string();
+      bool renamed = files[k].value("status", std::string()) == "R" && !from.empty();
+      by_file[path][i] = {&patches[i][k], renamed ? "renamed from " + from : std::string()};
+      if (renamed) by_file[from].try_emplace(i, Cell{nullptr, "renamed to " + path});
+    }
   }
   std::set<std::string> agreed;
   for (const auto& path : field(doc, "agree"))
@@ -259,7 +271,13 @@ std::string compare_html(const nlohmann::json& doc,
                          html_escape(attempts[i].value("name", std::string())),
                          html_escape(attempts[i].value("name", std::string())));
       auto it = by_attempt.find(i);
-      out += it == by_attempt.end() ? "<p class=\"none\">not changed</p>" : column(*it->second);
+      if (it == by_attempt.end()) {
+        out += "<p class=\"none\">not changed</p>";
+      } else {
+        if (!it->second.note.empty())
+          out += "<p class=\"renamed\">" + html_escape(it->second.note) + "</p>";
+        if (it->second.patch) out += column(*it->second.patch);
+      }
       out += "</div>\n";
     }
     out += "</div></section>\n";

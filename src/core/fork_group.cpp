@@ -125,7 +125,11 @@ Result<ForkGroup> read_record(const std::string& path) {
 Result<std::optional<ForkGroup>> load_fork(const Project& project, std::string_view task) {
   std::string path = record_path(project, task);
   if (!util::exists(path)) return std::optional<ForkGroup>();
-  return std::optional<ForkGroup>(BERTH_TRY(read_record(path)));
+  ForkGroup fork = BERTH_TRY(read_record(path));
+  // The folder is the task's slug: `a/b`'s record is no record of `a-b` (whose discard would
+  // otherwise remove it).
+  if (fork.task != task) return std::optional<ForkGroup>();
+  return std::optional<ForkGroup>(std::move(fork));
 }
 
 Result<std::vector<ForkGroup>> load_forks(const Project& project) {

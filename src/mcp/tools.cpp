@@ -364,11 +364,43 @@ berth::Result<json> fork_params(const json& arguments, const CallContext& ctx) {
   return params;
 }
 
+// workspace_compare's `html`: the review page is written in the project (the folder the server
+// serves), never elsewhere: the agent is confined to its workspaces, and a page written to any
+// path the user may write would replace that file (a dotfile, the repository's `.git/config`).
+// Refused: an absolute path, a `..` or `.git` component, and a folder that resolves (through a
+// symlink) outside the project. A folder that does not exist is compare's to report.
+berth::Result<void> check_html_target(const std::string& html, const CallContext& ctx) {
+  auto refuse = [&](std::string_view why) -> berth::Result<void> {
+    return tl::unexpected(berth::Error{
+        berth::ErrorCode::escape_refused,
+        fmt::format("html {}: {}", html, why),
+        "give a file name relative to the project, e.g. compare.html or build/compare.html",
+        std::nullopt,
+        {html}});
+  };
+  if (!html.empty() && html.front() == '/') return refuse("an absolute path");
+  for (std::size_t at = 0; at <= html.size();) {
+    std::size_t end = std::min(html.find('/', at), html.size());
+    std::string_view part = std::string_view(html).substr(at, end - at);
+    if (part == "..") return refuse("`..` leaves the project");
+    if (part == ".git") return refuse("git's metadata");
+    at = end + 1;
+  }
+  const std::string& root = ctx.project.cwd();
+  auto real_root = util::real_path(root);
+  auto real_dir = util::real_path(util::dirname(util::join(root, html)));
+  if (real_root && real_dir && !util::is_within(*real_dir, *real_root))
+    return refuse("its folder leads outside the project");
+  return {};
+}
+
 // workspace_compare: a `test` command is run in every attempt, sandboxed as workspace_run's
 // (the server's default, landlock); compare takes no --net (a sandboxed fork's attempts are
 // tested with the fork's network setting) and no capture (each test's output tail is in its
 // result). Without a test there is nothing to run or confine.
 berth::Result<json> compare_params(const json& arguments, const CallContext& ctx) {
+  if (arguments.contains("html") && arguments["html"].is_string())
+    BERTH_TRY(check_html_target(arguments["html"].get<std::string>(), ctx));
   if (!arguments.contains("test") || arguments["test"].empty())
     return without(arguments, {"timeout_s", "sandbox"});
   json params = BERTH_TRY(run_params(arguments, ctx));
@@ -839,7 +871,8 @@ std::vector<Tool> make_tools(const ServerSettings& settings) {
        "the main checkout's branch); across attempts the pairwise similarity (identical, "
        "overlapping or disjoint, with Jaccard indexes of changed files and lines) and the files "
        "they all changed the same way. `html` also writes a self-contained review page for a "
-       "person to that file. `test` (an argv array, no shell) runs that command in every "
+       "person to that file (a path relative to the project, inside it). `test` (an argv array, no "
+       "shell) runs that command in every "
        "attempt, side by side and sandboxed like workspace_run (an attempt of a fork in the "
        "fork's confinement), and gives each one's exit code, time and output tail; `timeout_s` "
        "stops each test after that many seconds. Without `test` it changes no workspace.",

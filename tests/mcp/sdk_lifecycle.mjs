@@ -192,14 +192,18 @@ assert.equal(only.patch, '');
 
 step('compare');
 await ok(a, 'workspace_create', { name: 'task-other' });
-const page = path.join(scratch, 'compare.html');
-const compared = await ok(a, 'workspace_compare', { names: ['task', 'task-other'], html: page });
+// The page is written in the project (the agent writes nowhere else): relative to it.
+const page = path.join(repo, 'compare.html');
+const compared = await ok(a, 'workspace_compare', { names: ['task', 'task-other'], html: 'compare.html' });
 assert.deepEqual(compared.attempts.map((x) => x.name), ['task', 'task-other']);
 assert.ok(compared.attempts[0].files_changed > 0 && compared.attempts[0].uncommitted);
 assert.equal(compared.attempts[1].files_changed, 0);
 assert.equal(compared.pairs[0].relation, 'disjoint');
 assert.equal(compared.html, page);
 assert.ok(fs.readFileSync(page, 'utf8').includes('data-attempt="task-other"'));
+fs.unlinkSync(page);
+await refused(a, 'workspace_compare', { names: ['task', 'task-other'], html: path.join(scratch, 'compare.html') }, 'escape_refused');
+assert.ok(!fs.existsSync(path.join(scratch, 'compare.html')));
 assert.equal(byName.workspace_compare.annotations.destructiveHint, false);
 await refused(a, 'workspace_compare', { names: ['task'] }, 'usage');
 await refused(a, 'workspace_compare', { names: ['task', 'nope'] }, 'not_found');

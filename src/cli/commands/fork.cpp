@@ -22,6 +22,11 @@ std::string render_fork(const nlohmann::json& d, const RenderContext& context) {
     for (const auto& run : runs)
       if (run.value("name", std::string()) == str(w, "name")) {
         std::string state = str(run, "state");
+        // Never started: no time, and no log to point at (none was written).
+        if (state == "not_started") {
+          line += "  not_started";
+          continue;
+        }
         if (state == "exited") state = fmt::format("exit {}", run["exit_code"].get<int>());
         line += fmt::format("  {} ({:.1f}s)  log: {}", state,
                             static_cast<double>(run.value("duration_ms", int64_t{0})) / 1000.0,

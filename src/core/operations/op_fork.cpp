@@ -4,6 +4,7 @@
 #include "berth/fork.hpp"
 #include "berth/json.hpp"
 #include "core/compare.hpp"
+#include "core/git.hpp"
 #include "core/lease.hpp"
 #include "core/name.hpp"
 #include "core/operations/params.hpp"
@@ -86,6 +87,15 @@ Result<void> check_fork(const Project& project, const std::string& task, int64_t
                 fmt::format("pick one of its attempts (berth pick {}), discard them, or choose "
                             "another TASK",
                             attempt_name(task, 1)));
+  // The record's folder is the task's slug, so `a/b` and `a-b` share one: another task's record
+  // with attempts left is refused too (this fork's record would replace it).
+  for (const auto& other : BERTH_TRY(load_forks(project)))
+    if (other.task != task && name_slug(other.task) == name_slug(task) &&
+        BERTH_TRY(fork_has_attempts(project, other.task)))
+      return fail(
+          ErrorCode::name_taken,
+          fmt::format("fork '{}' would share its record's folder with fork '{}'", task, other.task),
+          "choose another TASK ('/' and '-' name the same folder)");
   // A workspace named TASK: `compare TASK` and `discard TASK` would mean two things.
   if (auto same = find_workspace(project, task); same || same.error().code != ErrorCode::not_found)
     return fail(
@@ -240,13 +250,13 @@ struct Runner {
   }
 };
 
-// The fork's exit status: 0 when every command exited 0; 130 when Ctrl-C or SIGTERM stopped it;
-// 1 otherwise (an attempt failed, timed out, or could not start).
-int fork_exit(const ForkGroup& fork, bool interrupted) {
+// The fork's exit status: 130 when Ctrl-C or SIGTERM stopped it; 1 when an attempt's command
+// failed, timed out or could not start; 6 when an attempt's set-up failed (as `new`); else 0.
+int fork_exit(const ForkGroup& fork, bool interrupted, bool setup_failed) {
   if (interrupted) return 130;
   for (const auto& run : fork.runs)
     if (run.state != "exited" || run.exit_code != 0) return 1;
-  return 0;
+  return setup_failed ? kSetupFailedExit : 0;
 }
 
 Result<Outcome> run_fork(const Project& project, const Params& p, const OperationContext& context) {
@@ -282,6 +292,11 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
   // With a command, Ctrl-C is ours from here on (the front end's first call arms its watch): one
   // during creation lets the creation finish, then no command starts (`not_started`, exit 130).
   if (!command.empty() && context.stop_requested) context.stop_requested();
+  // Meanwhile every git call runs in a process group of its own, so that the terminal's Ctrl-C
+  // reaches berth alone: it killed a checkout (a filter, a hook) half-way, and the fork failed
+  // with its attempts rolled back instead of finishing them and starting no command.
+  std::optional<GitCallsOwnGroup> own_group;
+  if (!command.empty() && context.stop_requested) own_group.emplace();
 
   // Attempt 1 fixes the base (a bad --base is refused there, before anything exists); the
   // others start from its SHA, so all share one base even if the branch moves meanwhile. They
@@ -316,14 +331,22 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
 
   nlohmann::json workspaces = nlohmann::json::array();
   Outcome out;
+  // A set-up that failed is said, as `new` says it (the attempt is kept, marked, and its command
+  // still runs): never a fork that looks ready when its attempts are not.
+  bool setup_failed = false;
   for (int i = 1; i <= n; ++i) {
     const auto& made_one = *created[static_cast<size_t>(i - 1)];
     auto marked = mark_attempt(project, made_one.workspace.name, task, i);
     if (!marked) return roll_back(marked.error());
     if (i == 1) fork.base = marked->base;
-    for (const auto& w : made_one.warnings)
-      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-        out.warnings.push_back(w);
+    for (const auto* list : {&made_one.warnings, &made_one.setup.warnings})
+      for (const auto& w : *list)
+        if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+          out.warnings.push_back(w);
+    if (made_one.setup.failed) {
+      setup_failed = true;
+      out.warnings.push_back(setup_failed_warning(*marked, "created"));
+    }
     workspaces.push_back(*marked);
     AttemptRun run;
     run.name = made_one.workspace.name;
@@ -347,11 +370,13 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
     runner.run_all(j);
     for (auto& w : runner.warnings)
       out.warnings.push_back(std::move(w));
-    out.exit = fork_exit(fork, runner.stop && !runner.timed_out);
+    out.exit = fork_exit(fork, runner.stop && !runner.timed_out, setup_failed);
     if (runner.timed_out)
       out.warnings.push_back(fmt::format("timed out: stopped the attempts after {}s", *timeout));
     else if (out.exit == 130)
       out.warnings.push_back("interrupted: stopped the attempts; their work is kept");
+  } else if (setup_failed) {
+    out.exit = kSetupFailedExit;
   }
   out.document = {{"fork", fork_to_json(fork)},
                   {"dir", fork_dir(project, task)},
@@ -424,6 +449,17 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
     return Outcome{document, {accepted.hint}, {}, exit_status(ErrorCode::conflict)};
   Outcome out{document, accepted.warnings, {}, 0};
   if (options.dry_run) return out;
+  // Nothing landed (the attempt has no change): nothing is discarded either. Its siblings may hold
+  // the work (a pick of the wrong attempt); they stay attempts of the fork, as they were.
+  if (accepted.empty) {
+    out.document["kept"] = siblings;
+    out.document["fork_removed"] = false;
+    if (!siblings.empty())
+      out.warnings.push_back(fmt::format("nothing landed, so {}'s sibling attempts stay as they "
+                                         "were (`berth discard {}` discards the fork's attempts)",
+                                         name, task));
+    return out;
+  }
   // Asked to stop once the attempt landed: its siblings stay as they are, for a later
   // `berth discard TASK` (or pick's --keep-others had kept them anyway).
   if (stop.asked()) {

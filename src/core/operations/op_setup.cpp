@@ -6,11 +6,6 @@
 
 namespace berth::ops {
 
-// The exit status of a command whose workspace is there but whose set-up failed (docs/errors.md):
-// neither success (the workspace is not ready as configured) nor an error (it exists, is kept,
-// and `berth setup NAME` runs the set-up again).
-constexpr int kSetupFailedExit = 6;
-
 std::string setup_failed_warning(const Workspace& w, std::string_view done) {
   return fmt::format("workspace {} was {}, but its set-up failed: {} (exit status {}); fix the "
                      "cause, then run `berth setup {}` to run it again",

@@ -94,9 +94,16 @@ Entry pick_entry();
 Entry gc_entry();
 Entry trash_entry();
 
+/// The exit status of a command whose workspace is there but whose set-up failed (docs/errors.md):
+/// neither success (the workspace is not ready as configured) nor an error (it exists, is kept,
+/// and `berth setup NAME` runs the set-up again).
+inline constexpr int kSetupFailedExit = 6;
+
 /// new's and setup's outcome: the document, the set-up's warnings, and when a set-up command
 /// failed a warning saying how to run it again and exit status 6 (`done`: "created").
 Outcome setup_outcome(const Created& created, std::string_view done);
+/// The warning of a workspace whose set-up failed: what failed and `berth setup NAME`.
+std::string setup_failed_warning(const Workspace& w, std::string_view done);
 
 /// For a command that writes into the user's checkout or moves refs under an intent record
 /// (accept, pick): from here on Ctrl-C, SIGTERM and SIGHUP do not end berth but ask it to stop
