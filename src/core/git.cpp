@@ -128,9 +128,16 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
   }
   std::string said = chomp(result.err);
   if (auto nl = said.rfind('\n'); nl != std::string::npos) said = said.substr(nl + 1);
+  // What git's status says when git said nothing (killed by a signal, say): never a message that
+  // ends in "failed: " and names no reason.
+  std::string status = result.signal != 0
+                           ? fmt::format("git was killed by signal {}", result.signal)
+                           : fmt::format("git exited with status {}", result.exit_code);
   if (message.empty()) {
     message = fmt::format("git {} failed", call.args.empty() ? "" : call.args.front());
-    if (!said.empty()) message += ": " + said;
+    message += ": " + (said.empty() ? status : said);
+  } else if (message.size() >= 2 && message.compare(message.size() - 2, 2, ": ") == 0) {
+    message += status;
   }
   Error e{ErrorCode::git_failed,
           std::move(message),
@@ -155,6 +162,11 @@ Error git_error(const GitCall& call, const util::ProcessResult& result, std::str
     e.code = ErrorCode::no_space;
     e.message = "the disk is full: " + e.message;
     e.hint = "free some space, then run the command again";
+  } else if (said.empty() && e.hint.empty()) {
+    e.hint = result.signal != 0 ? "something stopped git (a Ctrl-C, the OOM killer?): run the "
+                                  "command again"
+                                : "git said nothing more: run the command again with "
+                                  "GIT_TRACE=1 to see what it did";
   }
   return e;
 }

@@ -289,14 +289,16 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
     fork.env = p.strings("env");
   }
 
-  // With a command, Ctrl-C is ours from here on (the front end's first call arms its watch): one
-  // during creation lets the creation finish, then no command starts (`not_started`, exit 130).
-  if (!command.empty() && context.stop_requested) context.stop_requested();
+  // Ctrl-C is ours from here on (the front end's first call arms its watch): one during creation
+  // lets the creation finish and the fork be recorded, then no command starts (`not_started`,
+  // exit 130). (Without a command too: killed half-way, a fork left attempts no record named,
+  // which neither `discard TASK` nor a new `fork TASK` could take.)
+  if (context.stop_requested) context.stop_requested();
   // Meanwhile every git call runs in a process group of its own, so that the terminal's Ctrl-C
   // reaches berth alone: it killed a checkout (a filter, a hook) half-way, and the fork failed
   // with its attempts rolled back instead of finishing them and starting no command.
   std::optional<GitCallsOwnGroup> own_group;
-  if (!command.empty() && context.stop_requested) own_group.emplace();
+  if (context.stop_requested) own_group.emplace();
 
   // Attempt 1 fixes the base (a bad --base is refused there, before anything exists); the
   // others start from its SHA, so all share one base even if the branch moves meanwhile. They
@@ -375,6 +377,11 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
       out.warnings.push_back(fmt::format("timed out: stopped the attempts after {}s", *timeout));
     else if (out.exit == 130)
       out.warnings.push_back("interrupted: stopped the attempts; their work is kept");
+  } else if (context.stop_requested && context.stop_requested()) {
+    out.exit = 130;
+    out.warnings.push_back(fmt::format(
+        "interrupted: the {} attempts were made and recorded (`berth discard {}` removes them)", n,
+        task));
   } else if (setup_failed) {
     out.exit = kSetupFailedExit;
   }
