@@ -488,6 +488,18 @@ SH
   git config filter.hold.clean cat
 }
 
+# ctrl_c_while_held PID: once a checkout hold_checkouts holds has started, SIGINT to PID's whole
+# process group (as a terminal's Ctrl-C), then the checkout let go; waits for PID and leaves its
+# exit status in CTRL_C_STATUS.
+ctrl_c_while_held() {
+  wait_for_file "$T/checkout-started"
+  kill -INT -- "-$1"
+  sleep 0.3
+  touch "$T/release"
+  CTRL_C_STATUS=0
+  wait "$1" || CTRL_C_STATUS=$?
+}
+
 # Wait for FILE to exist (up to ~10 s).
 wait_for_file() {
   local i

@@ -12,13 +12,8 @@ git add -A && git commit -qm held
 setsid "$BERTH_BIN" --json -c pool.size=0 fork held -n 2 -- sh -c 'echo ran >ran.txt' \
   >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for_file "$T/checkout-started"
-kill -INT -- "-$pid" # the group, as the terminal's Ctrl-C
-sleep 0.3
-touch "$T/release"
-status=0
-wait "$pid" || status=$?
-assert_eq "$status" 130 "fork's exit status (stderr: $(cat "$T/err"))"
+ctrl_c_while_held "$pid"
+assert_eq "$CTRL_C_STATUS" 130 "fork's exit status (stderr: $(cat "$T/err"))"
 assert_eq "$(jq -r '[.fork.runs[].state] | join(",")' "$T/out")" "not_started,not_started"
 list=$(berth --json list)
 assert_eq "$(jq -r '[.[] | select(.fork == "held") | .name + ":" + .state] | join(",")' <<<"$list")" \

@@ -11,13 +11,8 @@ git add -A && git commit -qm held
 
 setsid "$BERTH_BIN" --json -c pool.size=0 fork held -n 3 >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for_file "$T/checkout-started"
-kill -INT -- "-$pid" # the group, as the terminal's Ctrl-C
-sleep 0.3
-touch "$T/release"
-status=0
-wait "$pid" || status=$?
-assert_eq "$status" 130 "fork's exit status (stderr: $(cat "$T/err"))"
+ctrl_c_while_held "$pid"
+assert_eq "$CTRL_C_STATUS" 130 "fork's exit status (stderr: $(cat "$T/err"))"
 assert_contains "$(cat "$T/err")" "interrupted: the 3 attempts were made and recorded"
 assert_eq "$(jq -r '[.workspaces[].name] | join(",")' "$T/out")" "held-1,held-2,held-3"
 list=$(berth --json list)
