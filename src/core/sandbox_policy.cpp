@@ -61,6 +61,39 @@ Result<std::vector<std::pair<std::string, std::string>>> protected_paths(const P
   const char* system = std::getenv("GIT_CONFIG_SYSTEM");
   paths.emplace_back(resolve(system && *system ? system : "/etc/gitconfig", "/"),
                      "git's system config");
+  // Every other file git reads its config from for this project (include.path, an includeIf
+  // whose condition holds here), and every file an include names whether or not its condition
+  // holds here (`includeIf "gitdir:~/work/"` is read in the user's other repositories).
+  auto origin_files = [&](std::vector<std::string> args, bool include_targets) -> Result<void> {
+    args.insert(args.begin(),
+                {"--git-dir=" + project.common_dir(), "config", "-z", "--show-origin"});
+    auto listed =
+        BERTH_TRY(git_status_of(GitCall{args, project.common_dir(), {}, {}, util::Stream::pipe}));
+    if (!listed.ok()) return {};
+    auto fields = split_z(listed.out);
+    for (size_t i = 0; i + 1 < fields.size(); i += 2) {
+      if (fields[i].rfind("file:", 0) != 0) continue; // command line, blob, standard input
+      std::string origin = resolve(fields[i].substr(5), project.common_dir());
+      if (!include_targets) {
+        paths.emplace_back(origin, "a git config file");
+        continue;
+      }
+      auto newline = fields[i + 1].find('\n');
+      if (newline == std::string::npos) continue;
+      std::string target = fields[i + 1].substr(newline + 1);
+      if (!target.empty())
+        paths.emplace_back(resolve(target, util::dirname(origin)), "a git config file (included)");
+    }
+    return {};
+  };
+  BERTH_TRY(origin_files({"--list"}, false));
+  BERTH_TRY(origin_files({"--type=path", "--get-regexp", "^include(if\\..*)?\\.path$"}, true));
+  // berth's own: the user's config runs its setup.run without asking, the trust store says
+  // which of a repository's commands run; the plain folders' repositories are git dirs.
+  paths.emplace_back(resolve(util::join(util::config_home(), "berth"), "/"),
+                     "berth's config and trust store");
+  paths.emplace_back(resolve(util::join(util::data_home(), "berth/plain"), "/"),
+                     "the store of the plain folders' git dirs");
   return paths;
 }
 
@@ -255,14 +288,15 @@ Result<SandboxPaths> sandbox_paths(const Project& project,
     std::string path = resolve(expanded, cwd);
     for (const auto& [forbidden, what] : protect)
       if (util::is_within(path, forbidden) || util::is_within(forbidden, path))
-        return fail(ErrorCode::sandbox_path_refused,
-                    fmt::format("{} {}: {} {} {}", origin, text,
-                                path == forbidden                  ? "this is"
-                                : util::is_within(path, forbidden) ? "this lies inside"
-                                                                   : "this holds",
-                                what, shown(forbidden)),
-                    "the sandbox never writes git's own files (they run code as you); allow a "
-                    "narrower path");
+        return fail(
+            ErrorCode::sandbox_path_refused,
+            fmt::format("{} {}: {} {} {}", origin, text,
+                        path == forbidden                  ? "this is"
+                        : util::is_within(path, forbidden) ? "this lies inside"
+                                                           : "this holds",
+                        what, shown(forbidden)),
+            "the sandbox never writes git's or berth's own files (they run code as you); allow a "
+            "narrower path");
     for (const auto& h : paths.hidden)
       if (util::is_within(path, h) || util::is_within(h, path))
         return fail(

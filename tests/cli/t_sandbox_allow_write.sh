@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # An agent CLI that keeps its state in $HOME (~/.claude) runs confined with --allow-write
 # ~/.claude (or sandbox.writable); everything else in $HOME stays read-only. The project's git dir,
-# its hooks and git's config are never writable: asking is refused (sandbox_path_refused, exit 5)
-# and nothing runs. Both mechanisms, as root and as an unprivileged user.
+# its hooks, git's config (included files too) and berth's own config are never writable: asking
+# is refused (sandbox_path_refused, exit 5) and nothing runs. Both mechanisms, as root and as an unprivileged user.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/sandbox_helpers.sh"
 
@@ -55,6 +55,22 @@ attempt() {
   expect_error sandbox_path_refused 5 berth --json run agent --sandbox="$MECH" \
     --allow-write '~/hooks' -- touch "$HOME/.claude/ran" >/dev/null
   git config --unset core.hooksPath
+  # Nor a config file git includes (its aliases and core.fsmonitor run as the user), applied
+  # here or only in other repositories, nor berth's own config and trust store (the user's
+  # setup.run runs without asking) or its plain folders' git dirs.
+  mkdir -p "$HOME/gitinc" "$XDG_CONFIG_HOME/berth" "$XDG_DATA_HOME/berth/plain"
+  touch "$HOME/gitinc/work.gitconfig" "$HOME/elsewhere.gitconfig"
+  git config --global include.path '~/gitinc/work.gitconfig'
+  git config --global includeIf.gitdir:/nowhere/.path elsewhere.gitconfig
+  [[ $WHO == nobody ]] && chown -R $NOBODY:$NOBODY "$HOME"
+  for path in '~/gitinc/work.gitconfig' '~/gitinc' '~/elsewhere.gitconfig' \
+    "$XDG_CONFIG_HOME/berth" "$XDG_DATA_HOME/berth/plain" "$XDG_DATA_HOME/berth"; do
+    out=$(expect_error sandbox_path_refused 5 berth --json run agent --sandbox="$MECH" \
+      --allow-write "$path" -- touch "$HOME/.claude/ran")
+    assert_contains "$out" "own files (they run code as you)"
+  done
+  git config --global --unset include.path
+  git config --global --remove-section includeIf.gitdir:/nowhere/
   expect_error sandbox_path_refused 5 berth --json run agent --sandbox="$MECH" \
     --allow-write '~/.ssh' -- touch "$HOME/.claude/ran" >/dev/null
   out=$(expect_error usage 2 berth --json run agent --sandbox="$MECH" \
