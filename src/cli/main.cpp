@@ -274,6 +274,15 @@ int run_main(int argc, char** argv) {
       print_error(*misread, wants_json);
       return 2;
     }
+    if (auto misplaced = cli::options_after_command(*named_op, words)) {
+      // A --json among the command's words (`run x echo --json`) is the command's.
+      size_t command = static_cast<size_t>(command_at) + 1 + cli::command_start(*named_op, words);
+      bool json = false;
+      for (size_t i = 1; i < command; ++i)
+        json = json || std::strcmp(argv[i], "--json") == 0;
+      print_error(*misplaced, json);
+      return 2;
+    }
   }
   // `run x ls -la`: without `--`, the command's options are taken for berth's.
   auto parse_hint = [&](const std::string& otherwise) {

@@ -202,13 +202,16 @@ berth::Error option_value_error(const berth::Operation& op, const std::string& w
                       {}};
 }
 
-std::string dash_dash_suggestion(const berth::Operation& op,
-                                 const std::vector<std::string>& words) {
+// Where the command of `op` (run's CMD) begins when it is given without `--`: the first word
+// that is no positional name, no option of berth's (the operation's or a global one) and no
+// such option's value; an option berth does not know, once the names are given (`run x -la`).
+// npos when there is no command, a `--`, or the operation takes no command.
+size_t command_start(const berth::Operation& op, const std::vector<std::string>& words) {
   size_t named = 0, wanted = 0;
   bool has_command = false;
   for (const auto& p : op.params) {
     // compare's positional list is names, not a command: its command follows `--test --`.
-    if (p.after_dash_dash) return "";
+    if (p.after_dash_dash) return std::string::npos;
     if (p.positional && !p.from_stdin && p.from_env.empty()) {
       if (p.kind == berth::ParamKind::strings)
         has_command = true;
@@ -216,27 +219,63 @@ std::string dash_dash_suggestion(const berth::Operation& op,
         ++wanted;
     }
   }
-  if (!has_command || std::find(words.begin(), words.end(), "--") != words.end()) return "";
-  std::string line = "berth " + op.name;
-  bool placed = false;
+  if (!has_command) return std::string::npos;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
-    if (!placed && named == wanted) {
-      line += " --";
-      placed = true;
-    }
-    line += " " + shell_word(w);
-    if (placed) continue;
+    if (w == "--") return std::string::npos;
     if (w.size() > 1 && w[0] == '-') {
-      const berth::Param* p = option_named(op, w);
-      // Its value is the next word: -C and -c (berth's global options) and a valued option.
-      if ((w == "-C" || w == "-c" || (p && takes_separate_value(*p))) && i + 1 < words.size())
-        line += " " + shell_word(words[++i]);
+      std::string bare = w.substr(0, w.find('='));
+      const berth::Param* p = option_named(op, bare);
+      // -C and -c (berth's global options) take the next word; so does a valued option.
+      bool valued = w == "-C" || w == "-c" || (p && bare == w && takes_separate_value(*p));
+      bool global = w == "--json" || w == "--quiet" || w == "-q" || w == "--help" || w == "-h";
+      if (p || valued || global) {
+        if (valued) ++i;
+        continue;
+      }
+      if (named == wanted) return i;
       continue;
     }
-    ++named;
+    if (named < wanted) {
+      ++named;
+      continue;
+    }
+    return i;
   }
-  return placed ? line : "";
+  return std::string::npos;
+}
+
+std::string dash_dash_suggestion(const berth::Operation& op,
+                                 const std::vector<std::string>& words) {
+  size_t start = command_start(op, words);
+  if (start == std::string::npos) return "";
+  std::string line = "berth " + op.name;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i == start) line += " --";
+    line += " " + shell_word(words[i]);
+  }
+  return line;
+}
+
+std::optional<berth::Error> options_after_command(const berth::Operation& op,
+                                                  const std::vector<std::string>& words) {
+  size_t start = command_start(op, words);
+  if (start == std::string::npos) return std::nullopt;
+  for (size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w.size() < 2 || w[0] != '-') continue;
+    return berth::Error{
+        berth::ErrorCode::usage,
+        fmt::format("`{}` follows the command `{}` without `--` before it: berth would take "
+                    "the command's options for its own",
+                    w, words[start]),
+        fmt::format("put the command after `--`, so that its options are not taken for "
+                    "berth's: `{}`",
+                    dash_dash_suggestion(op, words)),
+        std::nullopt,
+        {}};
+  }
+  return std::nullopt;
 }
 
 nlohmann::json help_entry(const berth::Operation& op) {

@@ -52,9 +52,20 @@ std::string long_option(const std::string& name);
 std::optional<berth::Error> misread_value(const berth::Operation& op,
                                           const std::vector<std::string>& words);
 
+/// Where the command of `op` (run's CMD) begins in `words` when it is given without `--`: the
+/// first word that is no positional name, no option of berth's and no such option's value; npos
+/// when there is none, a `--` is given, or the operation takes no command.
+size_t command_start(const berth::Operation& op, const std::vector<std::string>& words);
+
 /// For a parse error of an operation whose command comes after `--` (run's CMD), when no `--`
 /// was given: the same line with `--` where it belongs (`berth run x -- ls -la`); empty otherwise.
 std::string dash_dash_suggestion(const berth::Operation& op, const std::vector<std::string>& words);
+
+/// A command given without `--` (`berth run x sh -c 'echo hi'`) whose words include an option:
+/// the parser would take it for berth's (`-c`, `-C`, `--json`, `-q`, run's own) or refuse it, so
+/// it is refused before parsing, with the line that has `--` in its place.
+std::optional<berth::Error> options_after_command(const berth::Operation& op,
+                                                  const std::vector<std::string>& words);
 
 /// A value the parser refused (CLI11's ConversionError, ValidationError or RequiredError of
 /// `op`), said in berth's words: the option as it is typed (`-n/--attempts`), what it takes, and

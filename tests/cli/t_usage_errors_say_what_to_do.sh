@@ -16,6 +16,21 @@ not 2 berth run --timeout 5 x git log --format='%h %s' >/dev/null
 assert_contains "$(last_stderr)" "\`berth run --timeout 5 x -- git log '--format=%h %s'\`"
 out=$(expect_error usage 2 berth --json run x ls -la)
 assert_contains "$(jq -r .error.hint <<<"$out")" '`berth run x -- ls -la`'
+# berth's options after NAME stay before `--`.
+not 2 berth run x --timeout 5 ls -la >/dev/null
+assert_contains "$(last_stderr)" '`berth run x --timeout 5 -- ls -la`'
+not 2 berth fork f -n 2 ls -la >/dev/null
+assert_contains "$(last_stderr)" '`berth fork f -n 2 -- ls -la`'
+# The command's options that are also berth's (-c, -C, --json, -q) are the command's, never
+# taken by berth: `sh -c` was read as a config override, `git -C` as berth's directory, and
+# `echo --json` ran echo alone with berth's output in JSON.
+# (Not through the test's `berth`, which would expect a JSON document of `echo --json`.)
+for line in "sh -c true" "git -C / status" "echo --json" "npm test -q"; do
+  # shellcheck disable=SC2086
+  not 2 "$BERTH_BIN" run x $line >/dev/null
+  assert_contains "$(last_stderr)" "\`berth run x -- $line\`"
+  assert_contains "$(last_stderr)" "[usage]"
+done
 
 # --sandbox takes its mechanism only joined by '='.
 for line in "run --sandbox bwrap x -- true" "run x --sandbox bwrap -- true" "run --sandbox bwrap x true"; do
@@ -50,4 +65,5 @@ assert_not_contains "$help" "{landlock}"
 assert_contains "$(grep -- --sandbox <<<"$help")" "off"
 # off is a value: the command runs unconfined.
 assert_eq "$(berth run x --sandbox=off -- echo ran)" ran
+assert_eq "$(berth run x echo ran)" ran # a command without options needs no `--`
 echo "ok: usage errors say what to do"
