@@ -414,8 +414,14 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
     return fail(ErrorCode::sandbox_unavailable,
                 fmt::format("bwrap cannot create its sandbox here: {}",
                             result ? chomp_message(result->err) : result.error()),
-                "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
-                "user.max_user_namespaces) or use --sandbox=landlock");
+                net_off ? "enable unprivileged user namespaces (sysctl "
+                          "kernel.unprivileged_userns_clone=1, user.max_user_namespaces); "
+                          "--sandbox=landlock needs them too for --net=off: use "
+                          "--sandbox=best-effort to run with what is available (`berth run` then "
+                          "lists what is missing)"
+                        : "enable unprivileged user namespaces (sysctl "
+                          "kernel.unprivileged_userns_clone=1, user.max_user_namespaces) or use "
+                          "--sandbox=landlock");
   if (supervised) {
     prepared.supervisor = BERTH_TRY(ConnectSupervisor::start());
     auto supervised_state = std::make_shared<ChildState>();

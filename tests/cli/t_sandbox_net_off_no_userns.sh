@@ -30,6 +30,14 @@ attempt() {
   assert_contains "$(jq -r .error.hint "$TMPDIR/not.out")" "--sandbox=bwrap needs them too"
   assert_contains "$(jq -r .error.hint "$TMPDIR/not.out")" "--sandbox=best-effort"
   [[ ! -e $(berth path agent)/ran ]]
+  # Nor does bwrap's send the user to Landlock, which cannot have a private network here either
+  # (without --net off, Landlock is the way).
+  expect_error sandbox_unavailable 1 berth --json run agent --sandbox=bwrap --net off -- sh -c 'echo ran >"$BERTH_WORKSPACE/ran"'
+  assert_contains "$(jq -r .error.hint "$TMPDIR/not.out")" "--sandbox=landlock needs them too"
+  assert_contains "$(jq -r .error.hint "$TMPDIR/not.out")" "--sandbox=best-effort"
+  expect_error sandbox_unavailable 1 berth --json run agent --sandbox=bwrap -- sh -c 'echo ran >"$BERTH_WORKSPACE/ran"'
+  assert_contains "$(jq -r .error.hint "$TMPDIR/not.out")" "or use --sandbox=landlock"
+  [[ ! -e $(berth path agent)/ran ]]
   assert_unchanged "$before"
 
   # best-effort: runs, names what is missing, and the host stays out of reach.
