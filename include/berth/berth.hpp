@@ -538,6 +538,9 @@ struct RunOptions {
   std::vector<std::string> allow_write;
   std::vector<std::string> allow_read;
   bool ephemeral = false; ///< create NAME first; remove it afterwards if unchanged
+  /// With `ephemeral`: the creation's set-up events (its hook's and setup commands' output), as
+  /// NewOptions::on_setup.
+  SetupListener on_setup;
   /// The command runs in a process group of its own. The library touches no process-wide state
   /// (signal handlers, the terminal's foreground group): a front end that owns them (the CLI)
   /// forwards signals to the group and hands it the terminal. `on_start` is called with the

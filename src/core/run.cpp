@@ -282,6 +282,7 @@ Result<RunResult> run_in_workspace(const Project& project, const RunOptions& opt
     NewOptions create;
     create.name = options.name;
     create.owner = "ephemeral";
+    create.on_setup = options.on_setup;
     BERTH_TRY(create_workspace(project, create));
   }
 

@@ -376,7 +376,9 @@ Result<void> populate(const Project& project, const CreatePlan& plan, const Work
 }
 
 // The user's post-checkout hook, as `git worktree add` would run it; its failure is a warning,
-// not a reason to undo the workspace.
+// not a reason to undo the workspace. What it prints (git sends a hook's stdout to stderr too)
+// is set-up output: an `output` event for whoever listens (a line of JSON under --json, where
+// every line on stderr is an event), else straight to berth's stderr.
 void run_post_checkout(const Project& project, const CreatePlan& plan, const Workspace& w,
                        std::vector<std::string>& warnings) {
   // (Only when there is one: `git hook run` costs a process even with nothing to run.)
@@ -386,8 +388,10 @@ void run_post_checkout(const Project& project, const CreatePlan& plan, const Wor
                w.path,
                {},
                {},
-               util::Stream::inherit};
+               plan.on_setup ? util::Stream::pipe : util::Stream::inherit};
   auto hooked = git_status_of(hook);
+  if (hooked && plan.on_setup && !hooked->err.empty())
+    plan.on_setup({SetupEvent::Kind::output, "post-checkout hook", hooked->err, 0, 0});
   if (hooked && !hooked->ok())
     warnings.push_back(fmt::format("post-checkout hook failed (exit {})", hooked->status()));
 }

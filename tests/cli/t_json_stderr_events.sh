@@ -1,6 +1,7 @@
 # Under --json every line berth writes on stderr is one JSON event with its type, the workspace
 # and a timestamp (and `time`, its deprecated first name, the same value): warnings and notes too
-# (`new --json` used to mix `berth: warning: ...` lines into its NDJSON set-up events), and an
+# (`new --json` used to mix `berth: warning: ...` lines into its NDJSON set-up events; a
+# post-checkout hook's output too), and an
 # error adds an `error` event. `exit_status` only where a command ran.
 . "$(dirname "$0")/common.sh"
 make_repo app
@@ -11,7 +12,15 @@ cat >"$XDG_CONFIG_HOME/berth/config.toml" <<'TOML'
 run = ["echo hello"]
 TOML
 
+# The user's post-checkout hook prints on both streams (git sends its stdout to stderr): its
+# output is an `output` event too, never a bare line among the events.
+printf '#!/bin/sh\necho "hook on stderr" >&2\necho "hook on stdout"\n' >.git/hooks/post-checkout
+chmod +x .git/hooks/post-checkout
+
 berth --json new x >/dev/null 2>"$T/events"
+jq -e -s 'any(.[]; .type == "output" and .subject == "post-checkout hook"
+  and (.detail | contains("hook on stderr")) and (.detail | contains("hook on stdout")))' \
+  "$T/events" >/dev/null
 # Every line an object with type, workspace and timestamp (and time, the same).
 while IFS= read -r line; do
   jq -e 'type == "object" and (.type | type) == "string" and .workspace == "x"

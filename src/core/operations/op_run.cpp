@@ -94,6 +94,7 @@ Result<Outcome> run_command(const Project& project, const Params& p,
   options.allow_write = p.strings("allow_write");
   options.allow_read = p.strings("allow_read");
   options.ephemeral = ephemeral;
+  options.on_setup = context.on_setup;
   if (context.prepare_run) context.prepare_run(options);
   // --capture: the library keeps the output (the front end's own sink, if any, still sees each
   // chunk: the MCP server's progress).
