@@ -1,8 +1,8 @@
 # Under --json every line berth writes on stderr is one JSON event with its type, the workspace
 # and a timestamp (and `time`, its deprecated first name, the same value): warnings and notes too
-# (`new --json` used to mix `berth: warning: ...` lines into its NDJSON set-up events; a
-# post-checkout hook's output too), and an
-# error adds an `error` event. `exit_status` only where a command ran.
+# (`new --json` used to mix `berth: warning: ...` lines into its NDJSON set-up events, and a
+# post-checkout hook's output), and an error adds an `error` event. `exit_status` only where a
+# command ran.
 . "$(dirname "$0")/common.sh"
 make_repo app
 printf '[nonsense]\nkey = 1\n' >.berth.toml # a config warning: unknown key
