@@ -11,8 +11,11 @@ set -Eeuo pipefail
 shopt -s inherit_errexit
 
 # The failure report goes to the test's own stderr (fd 9), even from inside a redirected command.
+# The failure is also remembered: an EXIT trap of a test's own that runs a command before
+# `cleanup` (whose $? is then that command's) cannot turn it into a pass.
 exec 9>&2
-trap 'echo "FAIL: ${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND (exit $?)" >&9' ERR
+trap 'echo "FAIL: ${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND (exit $?)" >&9; TEST_FAILED=1' ERR
+TEST_FAILED=
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE_DIR=$(cd "$TESTS_DIR/../.." && pwd)
@@ -39,6 +42,7 @@ T=$(realpath "$T")
 cleanup() {
   local status=${1:-$?}
   trap - ERR
+  [[ -z $TEST_FAILED ]] || [[ $status != 0 && $status != 77 ]] || status=1
   # Let a checkout held by hold_checkouts go, so no git or filter outlives the test.
   touch "$T/release" 2>/dev/null || true
   local pids

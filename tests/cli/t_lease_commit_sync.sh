@@ -5,7 +5,8 @@
 # (Before: commit and sync went ahead under a run, concurrent commits failed "cannot lock ref
 # 'HEAD'", and a commit racing a discard left berth/NAME behind with no workspace.)
 . "$(dirname "$0")/common.sh"
-trap 'touch "$T/stop"; cleanup' EXIT # the held run ends with the test, whatever happens
+# The held run ends with the test, whatever happens; the test's own status is kept.
+trap '_status=$?; touch "$T/stop"; cleanup "$_status"' EXIT
 make_repo app
 ws=$(berth new w)
 echo work >"$ws/work.txt"

@@ -8,7 +8,6 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/hostile_helpers.sh"
 . "$(dirname "$0")/pool_helpers.sh"
-trap 'pool_fillers | xargs -r kill -9 2>/dev/null; cleanup' EXIT
 make_repo app 5
 mkdir -p .git/hooks
 # The hook waits (bounded) at "prepared" for the first transaction whose refs match the pattern in

@@ -11,8 +11,10 @@ berth list >/dev/null
 watcher() { berth --json watch status | jq -r "$1"; }
 pid=$(watcher .pid)
 [[ $pid =~ ^[0-9]+$ ]]
-# Whatever happens, no stopped process is left behind.
-trap '_status=$?; kill -CONT "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; cleanup "$_status"' EXIT
+# Whatever happens, no stopped process is left behind. (berth kills it: once its zombie is
+# reaped, kill fails, which under set -e would end the trap before cleanup.)
+trap '_status=$?; kill -CONT "$pid" 2>/dev/null || true; kill -9 "$pid" 2>/dev/null || true
+  cleanup "$_status"' EXIT
 
 kill -STOP "$pid"
 echo change >>"$ws/README.md"
