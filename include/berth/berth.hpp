@@ -464,6 +464,10 @@ struct AcceptOptions {
   /// changed) and after it (then the workspace is kept rather than discarded). The landing itself
   /// always runs to its end. Optional.
   std::function<bool()> stop_requested;
+  /// When set, the post-merge hook after a landing does not share the host's stderr: what it
+  /// prints (either stream) comes here as one `output` event (subject "post-merge hook") once it
+  /// ended. Unset: it writes to berth's stderr, as it would under `git merge`.
+  SetupListener on_hook_output;
 };
 
 struct Accepted {

@@ -444,6 +444,7 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
   options.message = p.optional_string("message");
   options.dry_run = p.flag("dry_run");
   options.stop_requested = stop.requested();
+  options.on_hook_output = context.on_hook_output;
   auto accepted = BERTH_TRY(accept_workspace(project, name, options));
   if (stop.asked() && (options.dry_run || accepted.empty || !accepted.conflicts.empty()))
     return fail(ErrorCode::stopped, "interrupted: nothing was changed");
