@@ -421,9 +421,10 @@ int run_main(int argc, char** argv) {
       params.erase(dash_dash_param->name);
   }
   if (args.json) {
-    // Under --json every line berth writes on stderr is an event about this workspace.
+    // Under --json every line berth writes on stderr is an event about this workspace (a fork's:
+    // its TASK; the events about one attempt name the attempt).
     nlohmann::json workspace = nullptr;
-    for (const char* key : {"as", "name"})
+    for (const char* key : {"as", "name", "task"})
       if (params.contains(key) && params[key].is_string() && op.name != "trust") {
         workspace = params[key];
         break;

@@ -309,6 +309,13 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
     options.name = attempt_name(task, i);
     options.base = p.optional_string("base");
     options.owner = p.string("owner");
+    // Each attempt's set-up events (its post-checkout hook's output among them) are that
+    // attempt's: a reader of the front end's events sees which workspace printed what.
+    if (context.on_setup)
+      options.on_setup = [listener = context.on_setup, name = options.name](SetupEvent e) {
+        e.workspace = name;
+        listener(e);
+      };
   }
   std::vector<Result<Created>> created;
   created.push_back(create_workspace(project, requests[0]));
