@@ -191,6 +191,9 @@ struct SetupEvent {
   uint64_t bytes = 0;
   int exit_status = 0;
   uint64_t files = 0; ///< copied: how many files (a folder's entry sums its files)
+  /// The workspace it is about when an operation makes several (fork: the attempt's name); ""
+  /// for the operation's own workspace.
+  std::string workspace = {};
 };
 using SetupListener = std::function<void(const SetupEvent&)>;
 
@@ -364,9 +367,11 @@ struct Restored {
 /// Recreate a workspace from its newest good snapshot (or, when it has none, the newest copy
 /// `doctor --repair` salvaged of a damaged one), as NAME or as `as`; with `from`, from that one
 /// of its snapshots (a ref `restore --list` shows: refs/berth/trash/... or refs/berth/damaged/...).
+/// `on_setup`: the post-checkout hook's output and the set-up's progress, as for `new`.
 Result<Restored> restore_workspace(const Project& project, std::string_view name,
                                    std::optional<std::string> as,
-                                   std::optional<std::string> from = std::nullopt);
+                                   std::optional<std::string> from = std::nullopt,
+                                   const SetupListener& on_setup = {});
 
 // ---- review ----------------------------------------------------------------------------------
 
@@ -464,6 +469,10 @@ struct AcceptOptions {
   /// changed) and after it (then the workspace is kept rather than discarded). The landing itself
   /// always runs to its end. Optional.
   std::function<bool()> stop_requested;
+  /// When set, the post-merge hook after a landing does not share the host's stderr: what it
+  /// prints (either stream) comes here as one `output` event (subject "post-merge hook") once it
+  /// ended. Unset: it writes to berth's stderr, as it would under `git merge`.
+  SetupListener on_hook_output;
 };
 
 struct Accepted {

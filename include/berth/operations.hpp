@@ -77,6 +77,11 @@ struct OperationContext {
   /// Progress of an operation that runs several things ("attempt_started" / "attempt_finished"
   /// with the attempt's fields: docs/schema/event.json). Optional.
   std::function<void(std::string_view type, const nlohmann::json& fields)> on_event;
+  /// The output of the user's hooks an operation runs where they would share the front end's
+  /// stderr and terminal (the post-merge hook after accept's and pick's landing): when set, it
+  /// is captured and handed here (AcceptOptions::on_hook_output); unset, the hook writes to
+  /// stderr. Optional.
+  SetupListener on_hook_output;
 };
 
 /// What an operation produced: its JSON document (the contract, docs/schema/<schema>.json),

@@ -36,7 +36,11 @@ void ForkProgress::on_event(std::string_view type, const nlohmann::json& fields)
   if (mode_ == Mode::quiet) return;
   // The output lines are for the terminal's display only: the log file has the output.
   if (mode_ == Mode::events) {
-    if (type != "attempt_output") emit_event(type, fields);
+    if (type == "attempt_output") return;
+    // An attempt's event is about the attempt's workspace (`name`), not the fork's.
+    nlohmann::json event = fields;
+    if (event.contains("name")) event["workspace"] = event["name"];
+    emit_event(type, std::move(event));
     return;
   }
   std::lock_guard lock(mutex_);

@@ -421,9 +421,10 @@ int run_main(int argc, char** argv) {
       params.erase(dash_dash_param->name);
   }
   if (args.json) {
-    // Under --json every line berth writes on stderr is an event about this workspace.
+    // Under --json every line berth writes on stderr is an event about this workspace (a fork's:
+    // its TASK; the events about one attempt name the attempt).
     nlohmann::json workspace = nullptr;
-    for (const char* key : {"as", "name"})
+    for (const char* key : {"as", "name", "task"})
       if (params.contains(key) && params[key].is_string() && op.name != "trust") {
         workspace = params[key];
         break;
@@ -503,6 +504,10 @@ int run_main(int argc, char** argv) {
   berth::OperationContext context;
   context.origin = {args.dir, args.config};
   context.on_setup = cli::setup_printer(args.json, args.quiet);
+  // Under --json the post-merge hook after accept's and pick's landing is captured, an `output`
+  // event like the post-checkout hook's: stderr is an event stream, and an orchestrator has no
+  // terminal to answer on. In text it shares the terminal (it may ask the user something).
+  if (args.json) context.on_hook_output = context.on_setup;
   context.prepare_run = [](berth::RunOptions& options) { cli::own_signals_and_terminal(options); };
   // fork's progress: NDJSON events under --json, one line per attempt redrawn in place on a
   // terminal, a line per start and end otherwise (cli/fork_progress.hpp).

@@ -218,6 +218,18 @@ void print_warning(const std::string& text) {
   std::fprintf(stderr, "berth: warning: %s\n", text.c_str());
 }
 
+void print_warning(const std::string& text, const std::string& workspace) {
+  if (workspace.empty() || !event_stream()) {
+    print_warning(text);
+    return;
+  }
+  // Each attempt's once: two attempts may well warn alike. The command's own repetition of it
+  // (a fork lists its attempts' warnings in its outcome) is not said again.
+  printed_warnings().insert(text);
+  if (!printed_warnings().insert(workspace + '\0' + text).second) return;
+  emit_event("warning", {{"message", text}, {"workspace", workspace}});
+}
+
 void mark_warning_printed(const std::string& text) {
   printed_warnings().insert(text);
 }

@@ -54,6 +54,9 @@ size_t terminal_width_of(int fd);
 /// same problem can reach the front end twice (a set-up warning shown live, then again in the
 /// command's result; a config warning also found by the command).
 void print_warning(const std::string& text);
+/// A warning about another workspace than the command's (a fork's attempt): under --json an event
+/// carrying that workspace, once for it (and not again without it); otherwise print_warning.
+void print_warning(const std::string& text, const std::string& workspace);
 /// Count a warning as printed (shown in another form, e.g. a JSON set-up event).
 void mark_warning_printed(const std::string& text);
 

@@ -675,7 +675,7 @@ Result<Accepted> plan_and_land(const Project& project, const Workspace& w, Strat
   // 4. Land it. In a checkout: record the intent, then, with the branch's refs locked, write
   //    exactly the changed paths (a two-way read-tree keeps every other staged or unstaged change
   //    of the user) and move the branch. Checked out nowhere: only the ref moves.
-  BERTH_TRY(land(project, registry, landing, lost_race));
+  BERTH_TRY(land(project, registry, landing, lost_race, options.on_hook_output));
   a.new_commit = landing.new_commit;
   return a;
 }

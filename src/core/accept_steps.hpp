@@ -128,9 +128,9 @@ Result<std::optional<Landing>> plan_landing(const Project& project, const Worksp
 /// leaves the intent with a dead pid: `berth doctor --repair` finishes it (or rolls it back if
 /// the branch moved), and until then the index.lock it left keeps the user's git from committing
 /// the half-written checkout. `*lost_race`: the target moved before its refs were locked (nothing
-/// changed; plan again).
+/// changed; plan again). `on_hook_output`: AcceptOptions::on_hook_output.
 Result<void> land(const Project& project, const Registry& registry, const Landing& landing,
-                  bool* lost_race);
+                  bool* lost_race, const SetupListener& on_hook_output);
 
 /// After the landing was recorded: discard the workspace (with its trash snapshot), a failure
 /// being a warning of `a` (the change has landed all the same).

@@ -182,6 +182,7 @@ void to_json(nlohmann::json& j, const SetupEvent& e) {
   if (e.kind == Kind::copied || e.kind == Kind::progress) j["bytes"] = e.bytes;
   if (e.kind == Kind::command_finished) j["exit_status"] = e.exit_status;
   if (e.kind == Kind::copied) j["files"] = e.files;
+  if (!e.workspace.empty()) j["workspace"] = e.workspace;
 }
 
 void to_json(nlohmann::json& j, const FileChange& f) {

@@ -286,7 +286,7 @@ Result<void> claim_intent(const Project& project, const Registry& registry, cons
 } // namespace
 
 Result<void> land(const Project& project, const Registry& registry, const Landing& landing,
-                  bool* lost_race) {
+                  bool* lost_race, const SetupListener& on_hook_output) {
   const Target& target = landing.target;
   std::string reflog =
       fmt::format("berth accept {} ({})", landing.workspace, strategy_name(landing.strategy));
@@ -323,15 +323,22 @@ Result<void> land(const Project& project, const Registry& registry, const Landin
   }
   BERTH_TRY(land_in_checkout(project, in, reflog, lost_race));
   if (in.moves_head) {
+    // Its output is the caller's to show when it listens (under --json berth's stderr is an
+    // event stream, and an orchestrator has no terminal to answer on), else on berth's stderr.
     GitCall hook{{"hook", "run", "--ignore-missing", "post-merge", "--",
                   landing.strategy == Strategy::squash ? "1" : "0"},
                  target.worktree,
                  {},
                  {},
-                 util::Stream::inherit};
-    // The landing is whole: the hook may ask the user something, and Ctrl-C may stop it.
+                 on_hook_output ? util::Stream::pipe : util::Stream::inherit};
+    // The landing is whole: the hook may ask the user something (on /dev/tty: stdin is
+    // /dev/null), and Ctrl-C may stop it. Captured or not, it stays in berth's process group: in
+    // one of its own a hook that opens the terminal would be stopped and berth wait forever.
     hook.terminal = true;
-    (void)git_status_of(hook);
+    auto hooked = git_status_of(hook);
+    if (hooked && on_hook_output && !(hooked->out + hooked->err).empty())
+      on_hook_output(
+          {SetupEvent::Kind::output, "post-merge hook", hooked->out + hooked->err, 0, 0});
   }
   return {};
 }

@@ -98,7 +98,8 @@ Result<std::string> prepare_salvaged(const Project& project, Snapshot& snap,
 // restore's steps; restore_workspace names a full disk.
 static Result<Restored> restore_steps(const Project& project, std::string_view name,
                                       std::optional<std::string> as,
-                                      std::optional<std::string> from_ref) {
+                                      std::optional<std::string> from_ref,
+                                      const SetupListener& on_setup) {
   BERTH_TRY(validate_name(name));
   if (as) BERTH_TRY(validate_name(*as));
   auto snapshots = BERTH_TRY(list_snapshots(project, name));
@@ -162,7 +163,7 @@ static Result<Restored> restore_steps(const Project& project, std::string_view n
                   start,
                   snap.owner,
                   populate,
-                  {},
+                  on_setup,
                   false,
                   checkout.hooks_path,
                   {}};
@@ -184,8 +185,9 @@ static Result<Restored> restore_steps(const Project& project, std::string_view n
 }
 
 Result<Restored> restore_workspace(const Project& project, std::string_view name,
-                                   std::optional<std::string> as, std::optional<std::string> from) {
-  auto restored = restore_steps(project, name, std::move(as), std::move(from));
+                                   std::optional<std::string> as, std::optional<std::string> from,
+                                   const SetupListener& on_setup) {
+  auto restored = restore_steps(project, name, std::move(as), std::move(from), on_setup);
   if (!restored) return tl::unexpected(blame_full_disk(restored.error(), "restore it again"));
   return restored;
 }

@@ -148,6 +148,11 @@ TEST(Json, SetupEventNamesEveryKind) {
   berth::SetupEvent copied{Kind::copied, "a", "copy", 5, 0};
   EXPECT_EQ(json(copied).dump(),
             R"({"bytes":5,"detail":"copy","files":0,"subject":"a","type":"copied"})");
+  // A workspace only when the event is about another than the operation's own (a fork's attempt).
+  berth::SetupEvent attempt{Kind::output, "post-checkout hook", "hi\n", 0, 0};
+  attempt.workspace = "task-2";
+  EXPECT_EQ(json(attempt).dump(), R"({"detail":"hi\n","subject":"post-checkout hook",)"
+                                  R"("type":"output","workspace":"task-2"})");
 }
 
 TEST(Json, DiscardedCountsAreNullWhenNotCounted) {

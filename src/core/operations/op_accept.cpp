@@ -75,6 +75,7 @@ Entry accept_entry() {
             options.keep = p.flag("keep");
             options.allow_gitlink = p.flag("allow_gitlink");
             options.merge = p.flag("merge");
+            options.on_hook_output = context.on_hook_output;
             auto a = BERTH_TRY(accept_workspace(project, p.string("name"), options));
             if (stop.asked()) {
               if (a.dry_run || a.empty || !a.conflicts.empty())

@@ -309,6 +309,13 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
     options.name = attempt_name(task, i);
     options.base = p.optional_string("base");
     options.owner = p.string("owner");
+    // Each attempt's set-up events (its post-checkout hook's output among them) are that
+    // attempt's: a reader of the front end's events sees which workspace printed what.
+    if (context.on_setup)
+      options.on_setup = [listener = context.on_setup, name = options.name](SetupEvent e) {
+        e.workspace = name;
+        listener(e);
+      };
   }
   std::vector<Result<Created>> created;
   created.push_back(create_workspace(project, requests[0]));
@@ -444,6 +451,7 @@ Result<Outcome> run_pick(const Project& project, const Params& p, const Operatio
   options.message = p.optional_string("message");
   options.dry_run = p.flag("dry_run");
   options.stop_requested = stop.requested();
+  options.on_hook_output = context.on_hook_output;
   auto accepted = BERTH_TRY(accept_workspace(project, name, options));
   if (stop.asked() && (options.dry_run || accepted.empty || !accepted.conflicts.empty()))
     return fail(ErrorCode::stopped, "interrupted: nothing was changed");

@@ -21,7 +21,8 @@ Entry restore_entry() {
   op.schema = "restore";
   op.schema_variants = {{"list", "restore-list"}};
   return {op,
-          [](const Project& project, const Params& p, const OperationContext&) -> Result<Outcome> {
+          [](const Project& project, const Params& p,
+             const OperationContext& context) -> Result<Outcome> {
             std::string name = p.string("name");
             if (p.flag("list")) {
               // All, NAME's, or the one NAME@TIME (or a ref) names: as `trash list` takes it.
@@ -64,7 +65,8 @@ Entry restore_entry() {
               }
               from = ref;
             }
-            auto r = BERTH_TRY(restore_workspace(project, name, p.optional_string("as"), from));
+            auto r = BERTH_TRY(
+                restore_workspace(project, name, p.optional_string("as"), from, context.on_setup));
             return Outcome{r, r.warnings, {}, 0};
           }};
 }
