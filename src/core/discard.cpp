@@ -510,17 +510,20 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   d.ignored_counted = !background;
   std::future<IgnoredCount> ignored;
   if (present && !background)
-    ignored = std::async(std::launch::async,
-                         [&w, made = with_setup_made(setup_made_paths(project), w.setup_made)] {
-                           return count_ignored_apart(w.git_dir, w.path, made);
-                         });
+    ignored =
+        std::async(std::launch::async,
+                   [&w, &project, made = with_setup_made(setup_made_paths(project), w.setup_made)] {
+                     return count_ignored_apart(w.git_dir, w.path, made, project.setup_source());
+                   });
   // Left to the deleter, they are still named when there are any (a quick look beside the
   // snapshot, not a count).
   std::future<bool> any_ignored;
   if (background)
     any_ignored = std::async(std::launch::async, [&w, &project] {
-      return has_ignored(w.git_dir, w.path,
-                         [&] { return with_setup_made(setup_made_paths(project), w.setup_made); });
+      return has_ignored(
+          w.git_dir, w.path,
+          [&] { return with_setup_made(setup_made_paths(project), w.setup_made); },
+          project.setup_source());
     });
 
   if (trash == Trash::yes) {
@@ -738,9 +741,9 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     one.d.ignored_counted = !one.background;
     if (present && !one.background) {
       if (!made_paths) made_paths = setup_made_paths(project);
-      one.ignored =
-          std::async(std::launch::async, [&w, made = with_setup_made(*made_paths, w.setup_made)] {
-            return count_ignored_apart(w.git_dir, w.path, made);
+      one.ignored = std::async(
+          std::launch::async, [&w, &project, made = with_setup_made(*made_paths, w.setup_made)] {
+            return count_ignored_apart(w.git_dir, w.path, made, project.setup_source());
           });
     }
     // (No quick look for ignored files in a tree left to the background deleter: a walk of

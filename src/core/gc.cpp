@@ -628,10 +628,13 @@ Result<GcReport> collect_garbage(const Project& project, const GcOptions& option
   // recreates (its clones, links, copies) is no loss and not counted.
   std::optional<std::vector<std::string>> setup_paths;
   auto unsaved_note = [&](const Workspace& w) -> std::string {
-    bool any = has_ignored(w.git_dir, w.path, [&] {
-      if (!setup_paths) setup_paths = setup_made_paths(project);
-      return with_setup_made(*setup_paths, w.setup_made);
-    });
+    bool any = has_ignored(
+        w.git_dir, w.path,
+        [&] {
+          if (!setup_paths) setup_paths = setup_made_paths(project);
+          return with_setup_made(*setup_paths, w.setup_made);
+        },
+        project.setup_source());
     return any ? "; its ignored files (build output and the like) are not saved" : "";
   };
   bool no_target_said = false;

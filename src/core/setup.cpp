@@ -211,26 +211,79 @@ struct Setup {
     return entries;
   }
 
-  // Copy each file, reported one line per folder (by_folder): the slowest method any file
+  // The entries copied files are reported and recorded under, in order, each with its files:
+  // files beneath a folder git ignores as a whole in the main checkout are one entry, their
+  // deepest common folder there ("node_modules/": one line for its thousands of files in
+  // hundreds of folders; "node_modules/.bin/" when only those were named; a single file is its
+  // own); the others as by_folder groups them.
+  Result<std::vector<std::pair<std::string, std::vector<std::string>>>>
+  entries_of(const std::vector<std::string>& files) const {
+    std::set<std::string> folders;
+    for (const auto& f : files)
+      for (auto slash = f.find('/'); slash != std::string::npos; slash = f.find('/', slash + 1))
+        folders.insert(f.substr(0, slash));
+    auto ignored = BERTH_TRY(ignored_in_main({folders.begin(), folders.end()}));
+    std::map<std::string, std::vector<std::string>> under; // the top ignored folder's files
+    std::vector<std::string> top_of(files.size()), rest;
+    for (size_t i = 0; i < files.size(); ++i) {
+      const std::string& f = files[i];
+      for (auto slash = f.find('/'); slash != std::string::npos; slash = f.find('/', slash + 1))
+        if (ignored.count(f.substr(0, slash))) {
+          top_of[i] = f.substr(0, slash);
+          break;
+        }
+      if (top_of[i].empty())
+        rest.push_back(f);
+      else
+        under[top_of[i]].push_back(f);
+    }
+    // The deepest folder holding all of a group's files ("a/b/" of a/b/x and a/b/c/y).
+    auto common_folder = [](const std::vector<std::string>& group) {
+      std::string common = util::dirname("/" + group.front()).substr(1) + "/";
+      for (const auto& f : group)
+        while (f.compare(0, common.size(), common) != 0) {
+          common.pop_back();
+          common.erase(common.rfind('/') + 1);
+        }
+      return common;
+    };
+    std::map<std::string, std::vector<std::string>> of_rest;
+    for (const auto& f : rest) {
+      std::string folder = util::dirname("/" + f);
+      of_rest[folder].push_back(f);
+    }
+    std::vector<std::pair<std::string, std::vector<std::string>>> entries;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < files.size(); ++i) {
+      std::vector<std::string> group;
+      std::string entry;
+      if (!top_of[i].empty()) {
+        group = under[top_of[i]];
+        entry = group.size() == 1 ? group.front() : common_folder(group);
+      } else {
+        std::string folder = util::dirname("/" + files[i]);
+        bool grouped = folder != "/" && of_rest[folder].size() > 1;
+        group = grouped ? of_rest[folder] : std::vector<std::string>{files[i]};
+        entry = grouped ? folder.substr(1) + "/" : files[i];
+      }
+      if (seen.insert(entry).second) entries.emplace_back(entry, std::move(group));
+    }
+    return entries;
+  }
+
+  // Copy each file, reported one line per entry (entries_of): the slowest method any file
   // needed, the files and bytes summed.
   Result<void> copy_grouped(const std::vector<std::string>& files, const char* kind) {
-    std::map<std::string, util::CopyStats> stats;
-    for (const auto& rel : files) {
-      auto one = BERTH_TRY(copy(rel, false));
-      std::string folder = util::dirname("/" + rel);
-      auto& sum = stats[folder];
-      if (one.any_file && (!sum.any_file || one.method > sum.method)) sum.method = one.method;
-      sum.any_file = sum.any_file || one.any_file;
-      sum.files += one.files;
-      sum.bytes += one.bytes;
-    }
-    for (const auto& [entry, count] : by_folder(files)) {
-      if (count > 1) {
-        record_copy(entry, kind, stats["/" + entry.substr(0, entry.size() - 1)]);
-        continue;
+    for (const auto& [entry, group] : BERTH_TRY(entries_of(files))) {
+      util::CopyStats sum;
+      for (const auto& rel : group) {
+        auto one = BERTH_TRY(copy(rel, false));
+        if (one.any_file && (!sum.any_file || one.method > sum.method)) sum.method = one.method;
+        sum.any_file = sum.any_file || one.any_file;
+        sum.files += one.files;
+        sum.bytes += one.bytes;
       }
-      // A file alone in its folder: its folder's sum is its own.
-      record_copy(entry, kind, stats[util::dirname("/" + entry)]);
+      record_copy(entry, kind, sum);
     }
     return {};
   }
@@ -672,8 +725,10 @@ void note_setup_outcome(const SetupReport& report, Workspace& w) {
   for (const auto& c : report.commands)
     w.setup_untrusted = w.setup_untrusted || !c.trusted;
   // Added to (`berth setup` leaves what the workspace has alone, and does not report it again).
-  // Clones and links whole; of the files copied (.env by .worktreeinclude), those reported one by
-  // one: a folder's entry ("config/") stands for the files copied, not for all it will hold.
+  // Clones and links whole; the files copied (.env, node_modules/ by .worktreeinclude) as
+  // reported: a file, or a folder's entry ("node_modules/", its trailing '/' kept), which stands
+  // for the files copied into it while they are still the copies, not for all it will hold
+  // (count_ignored_apart compares each with its twin in the main checkout).
   auto add = [&](const std::string& path) {
     if (path.find('\n') == std::string::npos &&
         std::find(w.setup_made.begin(), w.setup_made.end(), path) == w.setup_made.end())
@@ -681,8 +736,7 @@ void note_setup_outcome(const SetupReport& report, Workspace& w) {
   };
   for (const auto& c : report.copies) {
     bool whole = c.kind == "clone" || c.kind == "link";
-    bool one_file = c.kind == "include" && !c.path.empty() && c.path.back() != '/';
-    if (whole || one_file) add(c.path);
+    if (whole || (c.kind == "include" && !c.path.empty())) add(c.path);
   }
   // And what its commands made (a venv).
   for (const auto& path : report.made)

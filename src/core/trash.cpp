@@ -532,12 +532,44 @@ std::string note_path(const Project& project, const std::string& ref) {
 
 std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
                                             const std::string& work_tree) {
-  auto found = count_ignored_apart(git_dir, work_tree, {});
+  auto found = count_ignored_apart(git_dir, work_tree, {}, {});
   return {found.files, found.bytes};
 }
 
+namespace {
+
+// Where `path` lies among set-up's paths: beneath one it made whole (a clone, a link, the hooks
+// folder), beneath a folder it copied file by file (ending in '/': the file is set-up's while it
+// is still the copy), or outside them all.
+enum class SetupPlace { none, whole, copied };
+SetupPlace setup_place(std::string_view path, const std::vector<std::string>& setup_paths) {
+  SetupPlace place = SetupPlace::none;
+  for (const auto& p : setup_paths) {
+    if (!p.empty() && p.back() == '/') {
+      if (path.size() >= p.size() && path.compare(0, p.size(), p) == 0) place = SetupPlace::copied;
+      continue;
+    }
+    if (path == p ||
+        (path.size() > p.size() && path.compare(0, p.size(), p) == 0 && path[p.size()] == '/'))
+      return SetupPlace::whole;
+  }
+  return place;
+}
+
+// A file of a copied folder is still set-up's copy: its twin in the main checkout is the same
+// kind of file with the same size and mtime (a copy keeps the mtime; an agent's edit changes it).
+bool still_the_copy(const struct stat& st, const std::string& source, const std::string& rel) {
+  struct stat twin;
+  if (source.empty() || ::lstat(util::join(source, rel).c_str(), &twin) != 0) return false;
+  return (twin.st_mode & S_IFMT) == (st.st_mode & S_IFMT) && twin.st_size == st.st_size &&
+         twin.st_mtim.tv_sec == st.st_mtim.tv_sec && twin.st_mtim.tv_nsec == st.st_mtim.tv_nsec;
+}
+
+} // namespace
+
 IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
-                                 const std::vector<std::string>& setup_paths) {
+                                 const std::vector<std::string>& setup_paths,
+                                 const std::string& source) {
   IgnoredCount found;
   auto args = workspace_git_args(git_dir, work_tree);
   for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard"})
@@ -545,14 +577,12 @@ IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& 
   auto listed = git_status_of(GitCall{args, work_tree, {}, {}, util::Stream::pipe});
   if (!listed || !listed->ok()) return found;
   for (const auto& file : split_z(listed->out)) {
-    bool made = std::any_of(setup_paths.begin(), setup_paths.end(), [&](const std::string& p) {
-      return file == p ||
-             (file.size() > p.size() && file.compare(0, p.size(), p) == 0 && file[p.size()] == '/');
-    });
     struct stat st;
-    uint64_t size = ::lstat(util::join(work_tree, file).c_str(), &st) == 0
-                        ? static_cast<uint64_t>(st.st_size)
-                        : 0;
+    bool present = ::lstat(util::join(work_tree, file).c_str(), &st) == 0;
+    uint64_t size = present ? static_cast<uint64_t>(st.st_size) : 0;
+    SetupPlace place = setup_place(file, setup_paths);
+    bool made = place == SetupPlace::whole ||
+                (place == SetupPlace::copied && present && still_the_copy(st, source, file));
     (made ? found.setup_files : found.files) += 1;
     (made ? found.setup_bytes : found.bytes) += size;
   }
@@ -560,7 +590,8 @@ IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& 
 }
 
 bool has_ignored(const std::string& git_dir, const std::string& work_tree,
-                 const std::function<std::vector<std::string>()>& setup_paths_of) {
+                 const std::function<std::vector<std::string>()>& setup_paths_of,
+                 const std::string& source) {
   auto args = workspace_git_args(git_dir, work_tree);
   for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard",
                         "--directory", "--no-empty-directory"})
@@ -570,16 +601,32 @@ bool has_ignored(const std::string& git_dir, const std::string& work_tree,
   if (listed->out.empty()) return false;
   const std::vector<std::string> setup_paths = setup_paths_of();
   // An entry is a file or the highest ignored folder ("node_modules/"): one at or beneath a
-  // set-up path is set-up's; one above it (a folder holding more) still counts.
-  for (auto entry : split_z(listed->out)) {
-    if (!entry.empty() && entry.back() == '/') entry.pop_back();
-    bool made = std::any_of(setup_paths.begin(), setup_paths.end(), [&](const std::string& p) {
-      return entry == p || (entry.size() > p.size() && entry.compare(0, p.size(), p) == 0 &&
-                            entry[p.size()] == '/');
-    });
-    if (!made) return true;
+  // set-up path is set-up's; one above it (a folder holding more) still counts. One in a folder
+  // set-up copied file by file is set-up's only if its files are still the copies: those are
+  // compared one by one, once.
+  bool in_copied = false;
+  for (const auto& entry : split_z(listed->out)) {
+    switch (setup_place(entry, setup_paths)) {
+    case SetupPlace::whole:
+      break;
+    case SetupPlace::copied:
+      in_copied = true;
+      break;
+    case SetupPlace::none: {
+      // A folder entry ("node_modules/") holding a copied folder ("node_modules/a/"): its files
+      // decide.
+      bool holds_copied =
+          !entry.empty() && entry.back() == '/' &&
+          std::any_of(setup_paths.begin(), setup_paths.end(), [&](const auto& p) {
+            return !p.empty() && p.back() == '/' && p.compare(0, entry.size(), entry) == 0;
+          });
+      if (!holds_copied) return true;
+      in_copied = true;
+      break;
+    }
+    }
   }
-  return false;
+  return in_copied && count_ignored_apart(git_dir, work_tree, setup_paths, source).files > 0;
 }
 
 std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
@@ -1004,7 +1051,8 @@ bool settle_aside(const Project& project, const std::string& aside_path, bool co
       if (line.rfind("Berth-Setup-Path: ", 0) == 0) recorded.push_back(line.substr(18));
   note_ignored(project, ref,
                count_ignored_apart(git_dir, aside_path,
-                                   with_setup_made(setup_made_paths(project), recorded)));
+                                   with_setup_made(setup_made_paths(project), recorded),
+                                   project.setup_source()));
   return verified;
 }
 

@@ -85,21 +85,28 @@ std::pair<uint64_t, uint64_t> count_ignored(const std::string& git_dir,
 
 /// The same, with the files under `setup_paths` (what set-up makes in every workspace: clones,
 /// links, the hooks folder; see setup_made_paths) counted apart: they are not lost work, set-up
-/// recreates them.
+/// recreates them. A path ending in '/' is a folder set-up copied file by file (`node_modules/`
+/// by .worktreeinclude): a file beneath it is set-up's only while it is still the copy — its
+/// twin in `source` (the main checkout) is the same kind of file with the same size and mtime
+/// (copies keep the mtime) — so what the agent added or changed there still counts as lost.
 struct IgnoredCount {
   uint64_t files = 0, bytes = 0;             ///< not saved, not recreated
   uint64_t setup_files = 0, setup_bytes = 0; ///< not saved, recreated by set-up
 };
 IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
-                                 const std::vector<std::string>& setup_paths);
+                                 const std::vector<std::string>& setup_paths,
+                                 const std::string& source);
 /// Keep `found` beside the trash entry `ref`, for `restore --list` (its IGNORED column).
 void note_ignored(const Project& project, const std::string& ref, const IgnoredCount& found);
 
 /// Whether the work tree holds any ignored file outside the paths set-up recreates
 /// (`setup_paths_of`, asked only when there is an ignored file): an ignored folder is one entry,
-/// not walked (`--directory`), so this is cheaper than count_ignored. True when git cannot say.
+/// not walked (`--directory`), so this is cheaper than count_ignored; only where one lies in a
+/// folder set-up copied file by file are its files compared with `source`'s (count_ignored_apart).
+/// True when git cannot say.
 bool has_ignored(const std::string& git_dir, const std::string& work_tree,
-                 const std::function<std::vector<std::string>()>& setup_paths_of);
+                 const std::function<std::vector<std::string>()>& setup_paths_of,
+                 const std::string& source);
 
 /// Where `discard` moves a tree it leaves to the background deleter: `<slug>.<leaf>.<pid>` in
 /// `dir`, `leaf` being the snapshot ref's last component (its time), so the deleter knows which
