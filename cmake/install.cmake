@@ -29,9 +29,14 @@ set_target_properties(berth_static PROPERTIES EXPORT_NAME berth_static)
 set(BERTH_HELPER_NAME ${CMAKE_INSTALL_LIBEXECDIR}/berth/berth)
 file(RELATIVE_PATH BERTH_HELPER_FROM_LIBDIR ${CMAKE_INSTALL_FULL_LIBDIR}
      ${CMAKE_INSTALL_FULL_LIBEXECDIR}/berth/berth)
+# The fsmonitor hook (src/hook/fsmonitor.cpp) is installed beside that link; the helper is always
+# the CLI's real path (<bindir>/berth), so it is found from there.
+file(RELATIVE_PATH BERTH_FSMONITOR_FROM_BINDIR ${CMAKE_INSTALL_FULL_BINDIR}
+     ${CMAKE_INSTALL_FULL_LIBEXECDIR}/berth/berth-fsmonitor)
 target_compile_definitions(berth_core PRIVATE
   BERTH_INSTALLED_HELPER="${CMAKE_INSTALL_FULL_LIBEXECDIR}/berth/berth"
-  BERTH_HELPER_FROM_LIBDIR="${BERTH_HELPER_FROM_LIBDIR}")
+  BERTH_HELPER_FROM_LIBDIR="${BERTH_HELPER_FROM_LIBDIR}"
+  BERTH_FSMONITOR_FROM_BINDIR="${BERTH_FSMONITOR_FROM_BINDIR}")
 
 # Links are made in the build tree and installed as links (file(INSTALL) keeps them so).
 set(BERTH_LINKS ${PROJECT_BINARY_DIR}/install-links)
@@ -45,6 +50,7 @@ install(TARGETS berth RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # `git berth ...` runs git-berth: the same program, so a link rather than a second copy.
 install(FILES ${BERTH_LINKS}/bin/git-berth DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${BERTH_LINKS}/libexec/berth DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/berth)
+install(TARGETS berth-fsmonitor RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/berth)
 install(FILES docs/berth.1 docs/git-berth.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 install(TARGETS berth_shared berth_static EXPORT berthTargets

@@ -194,9 +194,10 @@ std::string completion_data_text() {
 int run_main(int argc, char** argv) {
   // A closed stdout (`berth list | head -1`) must give EPIPE, not a silent death mid-write.
   ::signal(SIGPIPE, SIG_IGN);
-  // git runs `berth watch hook 2 TOKEN` as its fsmonitor hook in each status berth makes in a
-  // workspace, and `berth watch serve DIR` is the watcher itself: both skip the parser and the
-  // project lookup (the hook must cost no more than a process start).
+  // `berth watch hook 2 TOKEN` is git's fsmonitor hook in each status berth makes in a workspace
+  // (run by berth-fsmonitor, src/hook/, when the watcher must be started or waited for; by git
+  // itself without berth-fsmonitor), and `berth watch serve DIR` is the watcher itself: both skip
+  // the parser and the project lookup (the hook must cost no more than a process start).
   if (argc >= 3 && std::strcmp(argv[1], "watch") == 0) {
     if (std::strcmp(argv[2], "hook") == 0) return cli::watch_hook_main(argc, argv);
     if (std::strcmp(argv[2], "serve") == 0) return cli::watch_serve_main(argc, argv);

@@ -101,7 +101,8 @@ std::optional<std::map<std::string, TreeEntry>> entries_of(const TreeListing& li
 // Nullopt when git refuses.
 std::optional<PathChanges> stage_paths(const Workspace& w, const std::vector<std::string>& paths,
                                        const std::map<std::string, TreeEntry>& seeds,
-                                       const std::string& tiny, std::vector<TreeEntry>& added) {
+                                       const std::string& tiny, size_t oid_bytes,
+                                       std::vector<TreeEntry>& added) {
   GitCall update = with_index(w, {"update-index", "--add", "--remove", "--replace"}, tiny);
   constexpr size_t kMaxSeedArgs = size_t{64} * 1024;
   size_t seed_bytes = 0;
@@ -123,23 +124,35 @@ std::optional<PathChanges> stage_paths(const Workspace& w, const std::vector<std
     update.input += p + '\0';
   auto updated = git_status_of(update);
   if (!updated || !updated->ok()) return std::nullopt;
-  auto staged = git_status_of(with_index(w, {"ls-files", "-s", "-z"}, tiny));
-  if (!staged || !staged->ok()) return std::nullopt;
+  // What it staged: read from the tiny index itself (a few entries), or, for an index git wrote
+  // in a form not read here (a version 4 or split index, by the user's configuration), asked.
+  std::optional<std::vector<IndexEntry>> entries;
+  if (auto bytes = util::read_file(tiny)) entries = parse_index(*bytes, oid_bytes);
+  if (!entries) {
+    auto staged = git_status_of(with_index(w, {"ls-files", "-s", "-z"}, tiny));
+    if (!staged || !staged->ok()) return std::nullopt;
+    entries.emplace();
+    for (const auto& record : split_z(staged->out)) {
+      // "<mode> <oid> <stage>\t<path>"
+      auto tab = record.find('\t');
+      auto s1 = record.find(' ');
+      auto s2 = record.find(' ', s1 + 1);
+      if (tab == std::string::npos || s1 == std::string::npos || s2 == std::string::npos ||
+          s2 > tab)
+        return std::nullopt;
+      entries->push_back(IndexEntry{record.substr(0, s1), record.substr(s1 + 1, s2 - s1 - 1),
+                                    record.compare(s2 + 1, tab - s2 - 1, "0") == 0 ? 0 : -1,
+                                    record.substr(tab + 1)});
+    }
+  }
   PathChanges changes;
   for (const auto& p : paths)
     changes[p] = std::nullopt;
-  for (const auto& record : split_z(staged->out)) {
-    // "<mode> <oid> <stage>\t<path>"
-    auto tab = record.find('\t');
-    auto s1 = record.find(' ');
-    auto s2 = record.find(' ', s1 + 1);
-    if (tab == std::string::npos || s1 == std::string::npos || s2 == std::string::npos ||
-        s2 > tab || record.compare(s2 + 1, tab - s2 - 1, "0") != 0)
-      return std::nullopt;
-    std::string path = record.substr(tab + 1);
-    auto it = changes.find(path);
+  for (auto& e : *entries) {
+    if (e.stage != 0) return std::nullopt;
+    auto it = changes.find(e.path);
     if (it == changes.end()) continue; // a seed the update left alone cannot be: be safe
-    it->second = TreeEntry{record.substr(0, s1), {}, record.substr(s1 + 1, s2 - s1 - 1)};
+    it->second = TreeEntry{std::move(e.mode), {}, std::move(e.oid)};
   }
   added.clear();
   for (const auto& [path, entry] : changes)
@@ -412,7 +425,9 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     Capturing& one = all[staging[k]];
     if (one.on_shadow) return;
     auto seeds = entries_of(listing, base_of(one), one.paths);
-    if (seeds) one.changes = stage_paths(*one.w, one.paths, *seeds, one.tiny, one.added);
+    if (seeds)
+      one.changes = stage_paths(*one.w, one.paths, *seeds, one.tiny, project.null_oid().size() / 2,
+                                one.added);
   });
   std::vector<TreeEdit> edits;
   std::vector<size_t> edited;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fmt/format.h>
 
 namespace berth {
 
@@ -77,6 +78,76 @@ StatusSummary parse_status_v2(const std::string& z_output) {
     }
   }
   return s;
+}
+
+namespace {
+
+uint32_t be32(std::string_view d, size_t at) {
+  return static_cast<uint32_t>(static_cast<unsigned char>(d[at])) << 24 |
+         static_cast<uint32_t>(static_cast<unsigned char>(d[at + 1])) << 16 |
+         static_cast<uint32_t>(static_cast<unsigned char>(d[at + 2])) << 8 |
+         static_cast<uint32_t>(static_cast<unsigned char>(d[at + 3]));
+}
+
+uint16_t be16(std::string_view d, size_t at) {
+  return static_cast<uint16_t>(static_cast<unsigned char>(d[at]) << 8 |
+                               static_cast<unsigned char>(d[at + 1]));
+}
+
+} // namespace
+
+std::optional<std::vector<IndexEntry>> parse_index(std::string_view d, size_t oid_bytes) {
+  // "DIRC", version, entry count; the entries; extensions; the checksum (oid_bytes).
+  if (oid_bytes == 0 || d.size() < 12 + oid_bytes || d.substr(0, 4) != "DIRC") return std::nullopt;
+  const uint32_t version = be32(d, 4);
+  const uint32_t count = be32(d, 8);
+  if (version != 2 && version != 3) return std::nullopt;
+  const size_t end = d.size() - oid_bytes;
+  // Each entry: ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4 each), the oid,
+  // 16 bits of flags (the name's length in the low 12, the stage in the next 2, "extended" in
+  // bit 14: 16 more bits follow, version 3 only), the name, then 1-8 NULs to a multiple of 8.
+  const size_t fixed = 40 + oid_bytes + 2;
+  if (count > (end - 12) / fixed) return std::nullopt;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::vector<IndexEntry> entries;
+  entries.reserve(count);
+  size_t at = 12;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (at + fixed > end) return std::nullopt;
+    const uint16_t flags = be16(d, at + 40 + oid_bytes);
+    size_t name_at = at + fixed;
+    if (flags & 0x4000) {
+      if (version < 3) return std::nullopt;
+      name_at += 2;
+    }
+    const size_t nul = d.find('\0', name_at);
+    if (nul == std::string_view::npos || nul >= end) return std::nullopt;
+    const size_t len = nul - name_at;
+    if ((flags & 0x0fff) != std::min<size_t>(len, 0x0fff) || len == 0) return std::nullopt;
+    IndexEntry e;
+    e.mode = fmt::format("{:06o}", be32(d, at + 24));
+    e.oid.reserve(oid_bytes * 2);
+    for (size_t k = 0; k < oid_bytes; ++k) {
+      auto byte = static_cast<unsigned char>(d[at + 40 + k]);
+      e.oid += kHex[byte >> 4];
+      e.oid += kHex[byte & 15];
+    }
+    e.stage = (flags >> 12) & 3;
+    e.path = std::string(d.substr(name_at, len));
+    entries.push_back(std::move(e));
+    at += ((name_at - at) + len + 8) & ~size_t{7};
+    if (at > end) return std::nullopt;
+  }
+  // The extensions: 4 bytes of name, 4 of size, the data.
+  while (at < end) {
+    if (end - at < 8) return std::nullopt;
+    std::string_view name = d.substr(at, 4);
+    if (name == "link" || name == "sdir") return std::nullopt;
+    const size_t size = be32(d, at + 4);
+    if (size > end - at - 8) return std::nullopt;
+    at += 8 + size;
+  }
+  return entries;
 }
 
 std::vector<WorktreeEntry> parse_worktree_list(const std::string& z_output) {

@@ -41,6 +41,19 @@ struct StatusSummary {
 };
 StatusSummary parse_status_v2(const std::string& z_output);
 
+/// One entry of an index file, as `git ls-files -s` prints it.
+struct IndexEntry {
+  std::string mode; ///< "100644", "100755", "120000", "160000"
+  std::string oid;  ///< hex
+  int stage = 0;
+  std::string path;
+};
+/// The entries of an index file (`data`: its bytes) of version 2 or 3, whose objects are
+/// `oid_bytes` bytes long. Nullopt for anything else: version 4 (compressed paths), a split
+/// index (its `link` extension: entries kept in another file) or a sparse one (`sdir`: folders
+/// as entries), anything malformed. Read the way git's read-cache.c writes it.
+std::optional<std::vector<IndexEntry>> parse_index(std::string_view data, size_t oid_bytes);
+
 /// One entry of `git worktree list --porcelain -z`.
 struct WorktreeEntry {
   std::string path;

@@ -1,5 +1,6 @@
 #include "core/watch.hpp"
 
+#include "core/watch_protocol.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/child_process.hpp"
@@ -39,7 +40,6 @@ constexpr uint32_t kMask = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | 
 constexpr size_t kMaxChanged = 100000;
 constexpr size_t kMaxRoots = 1024;
 constexpr size_t kMaxRequest = size_t{64} * 1024;
-constexpr const char* kTokenPrefix = "berth:";
 
 using util::Fd;
 
@@ -176,7 +176,7 @@ size_t Watcher::blind_count() const {
 }
 
 std::string Watcher::token() const {
-  return fmt::format("{}{}:{}", kTokenPrefix, instance_, seq_);
+  return fmt::format("{}{}:{}", kWatchTokenPrefix, instance_, seq_);
 }
 
 void Watcher::note(Root& root, const std::string& rel) {
@@ -425,7 +425,7 @@ std::string Watcher::since(const std::string& path, const std::string& asked) {
   // "berth:<instance>:<seq>" of this very watcher, not older than what it knows of the tree.
   uint64_t from = 0;
   bool known = false;
-  std::string prefix = kTokenPrefix + instance_ + ":";
+  std::string prefix = std::string(kWatchTokenPrefix) + instance_ + ":";
   if (asked.compare(0, prefix.size(), prefix) == 0) {
     const char* digits = asked.c_str() + prefix.size();
     char* end = nullptr;
@@ -448,13 +448,7 @@ std::string Watcher::since(const std::string& path, const std::string& asked) {
 // ---- the daemon and its clients ------------------------------------------------------------
 
 std::string watch_address(const std::string& common_dir) {
-  // FNV-1a of the common dir: one name per project and user.
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : common_dir) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return fmt::format("berth-watch-{}-{}", ::geteuid(), hex64(h));
+  return watch_address_for(common_dir, ::geteuid());
 }
 
 Result<void> watch_serve(const std::string& common_dir, int idle_seconds) {
@@ -580,7 +574,7 @@ Result<std::string> watch_hook(const std::string& common_dir, const std::string&
     }
   }
   if (!answer) return answer;
-  if (answer->find('\0') == std::string::npos || answer->rfind(kTokenPrefix, 0) != 0)
+  if (answer->find('\0') == std::string::npos || answer->rfind(kWatchTokenPrefix, 0) != 0)
     return fail(ErrorCode::io_error, "the watcher's answer is malformed");
   return answer;
 }

@@ -17,6 +17,7 @@ assert_contains "$(dpkg-deb -f "$deb" Depends)" "git (>= 1:2.38)"
 contents=$(dpkg-deb -c "$deb")
 assert_contains "$contents" "./usr/bin/git-berth -> berth"
 assert_contains "$contents" "./usr/libexec/berth/berth -> ../../bin/berth"
+assert_contains "$contents" "./usr/libexec/berth/berth-fsmonitor"
 
 root=$T/root
 dpkg -x "$deb" "$root"

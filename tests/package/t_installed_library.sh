@@ -28,6 +28,14 @@ for f in "$libdir/libberth.a" "$libdir/libberth.so" "$libdir/cmake/berth/berthCo
 done
 assert_eq "$(readlink "$prefix/bin/git-berth")" berth "git-berth link"
 assert_eq "$(realpath "$prefix/libexec/berth/berth")" "$(realpath "$prefix/bin/berth")" "helper link"
+# git's fsmonitor hook beside it, which the installed CLI's git calls run (by its path: no shell).
+hook=$(realpath "$prefix/libexec/berth/berth-fsmonitor")
+[[ -x $hook ]] || { echo "not installed: berth-fsmonitor" >&2; exit 1; }
+make_repo hooked >/dev/null
+ws=$(BERTH_POOL_SIZE=0 "$prefix/bin/berth" -C "$T/hooked" new w)
+echo edit >>"$ws/README.md"
+GIT_TRACE2_EVENT=$T/hook-trace "$prefix/bin/berth" -C "$T/hooked" status w >/dev/null
+assert_contains "$(grep '"child_start"' "$T/hook-trace")" "\"argv\":[\"$hook\",\"2\","
 
 # The public headers: no BERTH_TRY, and each compiles on its own as standard C++20.
 not 1 grep -rl BERTH_TRY "$prefix/include" >/dev/null

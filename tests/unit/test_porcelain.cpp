@@ -658,3 +658,85 @@ TEST(TreeDiffGit, OnePassIsTheThreeOutputs) {
 }
 
 } // namespace
+
+// ---- index files, as git writes them --------------------------------------------------------
+
+namespace {
+
+// What `git ls-files -s -z` says of the repository's index, as IndexEntry values.
+std::vector<berth::IndexEntry> listed(const Scratch& repo) {
+  std::vector<berth::IndexEntry> out;
+  for (const auto& record :
+       berth::split_z(repo.git("r", {"-c", "core.fsmonitor=false", "--literal-pathspecs",
+                                     "--no-optional-locks", "ls-files", "-s", "-z"}))) {
+    auto s1 = record.find(' '), s2 = record.find(' ', s1 + 1), tab = record.find('\t');
+    out.push_back({record.substr(0, s1), record.substr(s1 + 1, s2 - s1 - 1),
+                   std::stoi(record.substr(s2 + 1, tab - s2 - 1)), record.substr(tab + 1)});
+  }
+  return out;
+}
+
+bool same(const std::vector<berth::IndexEntry>& a, const std::vector<berth::IndexEntry>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](auto& x, auto& y) {
+           return x.mode == y.mode && x.oid == y.oid && x.stage == y.stage && x.path == y.path;
+         });
+}
+
+} // namespace
+
+TEST(IndexFile, ReadAsLsFilesListsIt) {
+  Scratch s;
+  s.git("", {"init", "-q", "r"});
+  s.write("r/a.txt", "a\n");
+  s.write("r/dir/b c.txt", "b\n");
+  const std::string deep = std::string(200, 'n') + "/" + std::string(200, 'm');
+  s.write("r/" + deep + "/long-name.txt", "long\n"); // past the 8-byte padding of short ones
+  ASSERT_EQ(::symlink("a.txt", s.path("r/link").c_str()), 0);
+  s.write("r/run.sh", "#!/bin/sh\n");
+  ASSERT_EQ(::chmod(s.path("r/run.sh").c_str(), 0755), 0);
+  s.git("r", {"add", "-A"});
+  // A gitlink and a path with a newline, by hand.
+  s.git("r", {"update-index", "--add", "--cacheinfo",
+              "160000,78981922613b2afb6025042ff6bd878ac1994e85,sub"});
+  s.git_in("r", {"update-index", "--add", "-z", "--index-info"},
+           "100644 78981922613b2afb6025042ff6bd878ac1994e85\tnew\nline"s + '\0');
+  std::string index = s.path("r/.git/index");
+  for (const char* version : {"2", "3"}) {
+    s.git("r", {"update-index", "--index-version", version});
+    auto bytes = util::read_file(index);
+    ASSERT_TRUE(bytes);
+    auto parsed = berth::parse_index(*bytes, 20);
+    ASSERT_TRUE(parsed) << "version " << version;
+    auto want = listed(s);
+    EXPECT_EQ(want.size(), 7u);
+    EXPECT_TRUE(same(*parsed, want)) << "version " << version;
+  }
+  // An entry with extended flags (intent to add: version 3).
+  s.write("r/later.txt", "later\n");
+  s.git("r", {"add", "-N", "later.txt"});
+  auto bytes = util::read_file(index);
+  ASSERT_TRUE(bytes);
+  ASSERT_EQ(bytes->substr(0, 8), "DIRC\0\0\0\3"s) << "git wrote version 3 for the flag";
+  auto parsed = berth::parse_index(*bytes, 20);
+  ASSERT_TRUE(parsed);
+  EXPECT_TRUE(same(*parsed, listed(s)));
+
+  // What is not read: version 4, a split index, a cut or wrong file.
+  s.git("r", {"update-index", "--index-version", "4"});
+  bytes = util::read_file(index);
+  ASSERT_TRUE(bytes);
+  EXPECT_FALSE(berth::parse_index(*bytes, 20));
+  s.git("r", {"update-index", "--index-version", "2"});
+  s.git("r", {"update-index", "--split-index"});
+  bytes = util::read_file(index);
+  ASSERT_TRUE(bytes);
+  EXPECT_FALSE(berth::parse_index(*bytes, 20)) << "a split index keeps its entries elsewhere";
+  s.git("r", {"update-index", "--no-split-index"});
+  bytes = util::read_file(index);
+  ASSERT_TRUE(bytes);
+  ASSERT_TRUE(berth::parse_index(*bytes, 20));
+  EXPECT_FALSE(berth::parse_index(bytes->substr(0, bytes->size() / 2), 20));
+  EXPECT_FALSE(berth::parse_index(*bytes, 32)) << "not a sha256 index";
+  EXPECT_FALSE(berth::parse_index("", 20));
+  EXPECT_FALSE(berth::parse_index("DIRC", 20));
+}
