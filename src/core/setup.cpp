@@ -193,80 +193,57 @@ struct Setup {
     emit({Kind::copied, rel, method, stats.bytes, 0, stats.files});
   }
 
-  // Files (relative paths) grouped by folder: a folder holding several of them is one entry
-  // ("config/", 3), a file alone in its folder is its own ("config/local.yaml", 1). In order.
-  static std::vector<std::pair<std::string, uint64_t>>
-  by_folder(const std::vector<std::string>& files) {
-    std::map<std::string, uint64_t> in_folder;
+  using Entries = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+  // Files (relative paths) grouped by folder, each entry with its files: a folder holding several
+  // of them is one entry ("config/"), a file alone in its folder is its own
+  // ("config/local.yaml"). In order.
+  static Entries by_folder(const std::vector<std::string>& files) {
+    std::map<std::string, std::vector<std::string>> in_folder;
     for (const auto& f : files)
-      ++in_folder[util::dirname("/" + f)];
-    std::vector<std::pair<std::string, uint64_t>> entries;
+      in_folder[util::dirname("/" + f)].push_back(f);
+    Entries entries;
     std::set<std::string> seen;
     for (const auto& f : files) {
       std::string folder = util::dirname("/" + f);
-      bool grouped = folder != "/" && in_folder[folder] > 1;
+      bool grouped = folder != "/" && in_folder[folder].size() > 1;
       std::string entry = grouped ? folder.substr(1) + "/" : f;
-      if (seen.insert(entry).second) entries.emplace_back(entry, grouped ? in_folder[folder] : 1);
+      if (seen.insert(entry).second)
+        entries.emplace_back(entry, grouped ? in_folder[folder] : std::vector<std::string>{f});
     }
     return entries;
   }
 
-  // The entries copied files are reported and recorded under, in order, each with its files:
-  // files beneath a folder git ignores as a whole in the main checkout are one entry, their
-  // deepest common folder there ("node_modules/": one line for its thousands of files in
-  // hundreds of folders; "node_modules/.bin/" when only those were named; a single file is its
-  // own); the others as by_folder groups them.
-  Result<std::vector<std::pair<std::string, std::vector<std::string>>>>
-  entries_of(const std::vector<std::string>& files) const {
+  // The entries copied files are reported and recorded under: files beneath a folder git ignores
+  // as a whole in the main checkout are one entry, their deepest common folder there
+  // ("node_modules/": one line for its thousands of files in hundreds of folders;
+  // "node_modules/.bin/" when only those were named; a single file is its own); the others as
+  // by_folder groups them.
+  Result<Entries> entries_of(const std::vector<std::string>& files) const {
     std::set<std::string> folders;
     for (const auto& f : files)
       for (auto slash = f.find('/'); slash != std::string::npos; slash = f.find('/', slash + 1))
         folders.insert(f.substr(0, slash));
     auto ignored = BERTH_TRY(ignored_in_main({folders.begin(), folders.end()}));
     std::map<std::string, std::vector<std::string>> under; // the top ignored folder's files
-    std::vector<std::string> top_of(files.size()), rest;
-    for (size_t i = 0; i < files.size(); ++i) {
-      const std::string& f = files[i];
-      for (auto slash = f.find('/'); slash != std::string::npos; slash = f.find('/', slash + 1))
-        if (ignored.count(f.substr(0, slash))) {
-          top_of[i] = f.substr(0, slash);
-          break;
-        }
-      if (top_of[i].empty())
-        rest.push_back(f);
-      else
-        under[top_of[i]].push_back(f);
+    std::vector<std::string> rest;
+    for (const auto& f : files) {
+      std::string top;
+      for (auto slash = f.find('/'); slash != std::string::npos && top.empty();
+           slash = f.find('/', slash + 1))
+        if (ignored.count(f.substr(0, slash))) top = f.substr(0, slash);
+      (top.empty() ? rest : under[top]).push_back(f);
     }
-    // The deepest folder holding all of a group's files ("a/b/" of a/b/x and a/b/c/y).
-    auto common_folder = [](const std::vector<std::string>& group) {
+    Entries entries = by_folder(rest);
+    for (auto& [top, group] : under) {
+      // The deepest folder holding all of the group's files ("a/b/" of a/b/x and a/b/c/y).
       std::string common = util::dirname("/" + group.front()).substr(1) + "/";
       for (const auto& f : group)
         while (f.compare(0, common.size(), common) != 0) {
           common.pop_back();
           common.erase(common.rfind('/') + 1);
         }
-      return common;
-    };
-    std::map<std::string, std::vector<std::string>> of_rest;
-    for (const auto& f : rest) {
-      std::string folder = util::dirname("/" + f);
-      of_rest[folder].push_back(f);
-    }
-    std::vector<std::pair<std::string, std::vector<std::string>>> entries;
-    std::set<std::string> seen;
-    for (size_t i = 0; i < files.size(); ++i) {
-      std::vector<std::string> group;
-      std::string entry;
-      if (!top_of[i].empty()) {
-        group = under[top_of[i]];
-        entry = group.size() == 1 ? group.front() : common_folder(group);
-      } else {
-        std::string folder = util::dirname("/" + files[i]);
-        bool grouped = folder != "/" && of_rest[folder].size() > 1;
-        group = grouped ? of_rest[folder] : std::vector<std::string>{files[i]};
-        entry = grouped ? folder.substr(1) + "/" : files[i];
-      }
-      if (seen.insert(entry).second) entries.emplace_back(entry, std::move(group));
+      entries.emplace_back(group.size() == 1 ? group.front() : common, std::move(group));
     }
     return entries;
   }
@@ -357,7 +334,8 @@ Result<void> Setup::included_files() {
     warn(fmt::format("{} not copied: named by .worktreeinclude or setup.copy, but git does not "
                      "ignore {} (only ignored files are copied: add {} to .gitignore if it is "
                      "generated)",
-                     entry, files == 1 ? "it" : fmt::format("its {} files", files), entry));
+                     entry, files.size() == 1 ? "it" : fmt::format("its {} files", files.size()),
+                     entry));
   // One line per folder, not one per file (husky's .husky/_ holds a dozen hooks).
   return copy_grouped(copied, "include");
 }
