@@ -279,9 +279,38 @@ struct Capturing {
   std::vector<TreeEntry> added;
   std::string tiny; // its scratch index
   bool fast = false;
+  // Its status told by the watcher's paths (look_by_watcher), not git's walk: `since` are the
+  // paths changed after the verdict, `named` the verdict's own; those of `since` in neither the
+  // tree staged onto nor `named` are filtered by the ignore rules before staging.
+  bool by_watcher = false;
+  std::vector<std::string> since;
+  std::set<std::string> named;
   bool on_shadow =
       false; // staged on a copy of the whole shadow (many paths, a name with a newline)
 };
+
+// A look by the watcher's paths (Capturing::by_watcher): the paths changed since the verdict that
+// neither the tree they are staged onto (`seeds`) nor the verdict holds, and that are there,
+// asked of git's ignore rules (one `check-ignore` for them all); the ignored ones are not
+// staged, as git's status would not have named them. False when git could not tell.
+bool drop_ignored(Capturing& one, const std::map<std::string, TreeEntry>& seeds) {
+  GitCall ask = workspace_call(*one.w, {"check-ignore", "--no-index", "-z", "--stdin"});
+  for (const auto& p : one.since) {
+    struct stat st;
+    if (seeds.contains(p) || one.named.contains(p) ||
+        ::lstat(util::join(one.w->path, p).c_str(), &st) != 0)
+      continue;
+    ask.input += p + '\0';
+  }
+  if (ask.input.empty()) return true;
+  auto told = git_status_of(ask);
+  // 0: some are ignored (named), 1: none is.
+  if (!told || told->signal != 0 || (told->exit_code != 0 && told->exit_code != 1)) return false;
+  auto ignored = split_z(told->out);
+  std::set<std::string> dropped(ignored.begin(), ignored.end());
+  std::erase_if(one.paths, [&](const std::string& p) { return dropped.contains(p); });
+  return true;
+}
 
 // The way that looks at everything: without the shadow (dropped: something went wrong with it,
 // a shadow git cannot read, say), HEAD asked again (it may have moved since the shadow's status).
@@ -339,24 +368,55 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     const Workspace& w = *workspaces[i];
     one.w = &w;
     if (auto opened = open_shadow(project, w)) one.shadow.emplace(std::move(*opened));
-    if (one.shadow) one.seen = look(project, w, *one.shadow, counts);
-    if (one.seen && !one.seen->capture.empty())
-      if (auto kept = kept_capture(w, *one.seen)) {
-        results[i] = std::move(*kept);
-        done[i] = 1;
-        return;
+    // A look whose verdict nobody keeps (a discard's: the workspace goes) is told by the
+    // watcher's paths where it can be (no git process); else git's status through the shadow.
+    std::optional<StatusSummary> summary;
+    if (one.shadow && counts == Counts::skip)
+      if (auto quick = look_by_watcher(project, w, *one.shadow)) {
+        if (quick->since.empty() && !quick->verdict.capture.empty())
+          if (auto kept = kept_capture(w, quick->verdict)) {
+            results[i] = std::move(*kept);
+            done[i] = 1;
+            return;
+          }
+        std::set<std::string> paths(quick->since.begin(), quick->since.end());
+        auto own = stageable_paths(w, quick->summary);
+        paths.insert(own.begin(), own.end());
+        // (many paths, or a name with a newline, are staged on the whole shadow, where git's
+        // status must have named them)
+        if (paths.size() <= kMaxEditedPaths &&
+            std::none_of(paths.begin(), paths.end(),
+                         [](const std::string& p) { return p.find('\n') != std::string::npos; })) {
+          one.by_watcher = true;
+          one.since = std::move(quick->since);
+          one.named.insert(quick->summary.paths.begin(), quick->summary.paths.end());
+          one.paths.assign(paths.begin(), paths.end());
+          summary = std::move(quick->summary);
+        }
       }
-    // HEAD as the verdict's status saw it (the capture builds on that status, so it is of that
-    // one moment).
-    auto summary = one.seen ? parse_status_v2(one.seen->status) : StatusSummary{};
-    if (!one.shadow || !one.seen || summary.head.empty()) {
+    if (one.shadow && !summary) {
+      one.seen = look(project, w, *one.shadow, counts);
+      if (one.seen && !one.seen->capture.empty())
+        if (auto kept = kept_capture(w, *one.seen)) {
+          results[i] = std::move(*kept);
+          done[i] = 1;
+          return;
+        }
+      // HEAD as the verdict's status saw it (the capture builds on that status, so it is of
+      // that one moment).
+      if (one.seen) {
+        summary = parse_status_v2(one.seen->status);
+        one.paths = stageable_paths(w, *summary);
+      }
+    }
+    if (!summary || summary->head.empty()) {
       results[i] = capture_slowly(project, one, tmp_dir);
       done[i] = 1;
       return;
     }
-    one.c.head = summary.head;
+    one.c.head = summary->head;
     // Nothing staged: the index's tree is HEAD's (intent-to-add entries are not in either).
-    if (summary.staged == 0 && summary.conflicted == 0) {
+    if (summary->staged == 0 && summary->conflicted == 0) {
       one.index_is_head = true;
     } else if (auto staged = index_tree(project, w, *one.shadow)) {
       one.c.index_tree = *staged;
@@ -365,8 +425,7 @@ std::vector<Result<Captured>> capture_many(const Project& project,
       done[i] = 1;
       return;
     }
-    one.c.nested = summary.nested;
-    one.paths = stageable_paths(w, summary);
+    one.c.nested = summary->nested;
     drop_unrecordable(w, one.paths, one.c.unrecordable);
     one.fast = true;
   });
@@ -425,6 +484,10 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     Capturing& one = all[staging[k]];
     if (one.on_shadow) return;
     auto seeds = entries_of(listing, base_of(one), one.paths);
+    if (one.by_watcher && (!seeds || !drop_ignored(one, *seeds))) {
+      one.fast = false; // (which paths are ignored is not known: never staged unfiltered)
+      return;
+    }
     if (seeds)
       one.changes = stage_paths(*one.w, one.paths, *seeds, one.tiny, project.null_oid().size() / 2,
                                 one.added);
@@ -447,7 +510,7 @@ std::vector<Result<Captured>> capture_many(const Project& project,
   // fails too, the slow way.
   util::parallel_for(staging.size(), [&](size_t k) {
     Capturing& one = all[staging[k]];
-    if (one.c.work_tree.empty()) {
+    if (one.fast && one.c.work_tree.empty()) {
       if (auto tree = stage_on_shadow(*one.w, *one.shadow, one.paths, one.tiny))
         one.c.work_tree = *tree;
       else

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -261,8 +262,19 @@ constexpr const char* kVerdictMagic = "berth-verdict 1\n";
 
 } // namespace
 
-std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& w,
-                                     const Shadow& shadow, Verdict& fresh) {
+namespace {
+
+// The cached verdict (if any) and what the watcher saw change in the tree since its token; with
+// `fresh` the token and key to save with a new one (taken now, before the caller looks; left
+// empty when the index changed since the shadow was opened, so nothing is saved). Nullopt when
+// there is nothing to ask (the index is not the shadow's, the tree is gone, no watcher answer).
+struct Since {
+  std::optional<Verdict> old;
+  bool everything = true;         ///< the watcher cannot name what changed
+  std::vector<std::string> paths; ///< else what it saw change (folders with a trailing '/')
+};
+std::optional<Since> changes_since_verdict(const Project& project, const Workspace& w,
+                                           const Shadow& shadow, Verdict& fresh) {
   fresh = Verdict{};
   // The index must still be the one the shadow mirrors: the status about to be taken through
   // the shadow describes that one.
@@ -281,16 +293,84 @@ std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& w,
   if (read && !get_field(*data, pos, old.capture)) old.capture.clear();
   auto root = util::real_path(w.path);
   if (!root) return std::nullopt;
-  // The watcher's answer since the old token: a new token, then the paths that changed.
-  auto answer = watch_ask(project.common_dir(),
-                          "since\t" + *root + "\t" + (read ? old.token : std::string()));
+  // The watcher's answer since the old token: a new token, then the paths that changed. (A
+  // watcher not running is started, as git's hook would start it for the status that follows:
+  // the verdict then has a token to be reused by.)
+  auto answer = watch_hook(project.common_dir(), *root, read ? old.token : std::string());
   if (!answer) return std::nullopt;
   size_t nul = answer->find('\0');
   if (nul == std::string::npos) return std::nullopt;
   fresh.token = answer->substr(0, nul);
-  bool unchanged = answer->size() == nul + 1;
-  if (read && unchanged && old.key == fresh.key) return old;
+  Since since;
+  if (read) since.old = std::move(old);
+  since.everything = false;
+  for (size_t at = nul + 1; at < answer->size();) {
+    size_t end = answer->find('\0', at);
+    if (end == std::string::npos) end = answer->size();
+    std::string path = answer->substr(at, end - at);
+    if (path == "/") since.everything = true;
+    if (!path.empty()) since.paths.push_back(std::move(path));
+    at = end + 1;
+  }
+  return since;
+}
+
+// Whether `rel` (a path in the tree at `root`) lies in a folder holding a `.git`: a nested
+// repository, which status takes as one entry, never file by file. `clean` remembers the
+// folders found without one.
+bool in_nested_repository(const std::string& root, const std::string& rel,
+                          std::set<std::string>& clean) {
+  for (size_t slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+    std::string dir = rel.substr(0, slash);
+    if (clean.contains(dir)) continue;
+    struct stat st;
+    if (::lstat(util::join(root, dir + "/.git").c_str(), &st) == 0) return true;
+    clean.insert(std::move(dir));
+  }
+  return false;
+}
+
+} // namespace
+
+std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& w,
+                                     const Shadow& shadow, Verdict& fresh) {
+  auto since = changes_since_verdict(project, w, shadow, fresh);
+  if (since && since->old && !since->everything && since->paths.empty() &&
+      since->old->key == fresh.key)
+    return std::move(since->old);
   return std::nullopt;
+}
+
+std::optional<WatchedLook> look_by_watcher(const Project& project, const Workspace& w,
+                                           const Shadow& shadow) {
+  Verdict fresh;
+  auto since = changes_since_verdict(project, w, shadow, fresh);
+  // The same HEAD, branch, index, configuration and ignore files as the verdict's (its key), and
+  // paths the watcher can name.
+  if (!since || !since->old || since->everything || since->old->key != fresh.key)
+    return std::nullopt;
+  WatchedLook seen;
+  seen.summary = parse_status_v2(since->old->status);
+  if (seen.summary.head.empty() || !seen.summary.nested.empty()) return std::nullopt;
+  // A folder made, moved or removed (and the marker paths the watcher adds for one), an ignore
+  // or attributes file or the tree's `.git` changed, or more paths than a look by path is worth:
+  // git's own walk decides.
+  constexpr size_t kMaxPaths = 256;
+  if (since->paths.size() > kMaxPaths) return std::nullopt;
+  std::set<std::string> clean;
+  for (const auto& path : since->paths) {
+    std::string_view name = path;
+    if (auto slash = name.rfind('/'); slash != std::string_view::npos)
+      name.remove_prefix(slash + 1);
+    if (name.empty() || name == ".berth-watch" || name == ".gitignore" ||
+        name == ".gitattributes" || name == ".gitmodules" || path == ".git" ||
+        path.rfind(".git/", 0) == 0 || path.find('\n') != std::string::npos ||
+        in_nested_repository(w.path, path, clean))
+      return std::nullopt;
+  }
+  seen.since = std::move(since->paths);
+  seen.verdict = std::move(*since->old);
+  return seen;
 }
 
 void save_verdict(const Project& project, const Workspace& w, const Verdict& verdict) {

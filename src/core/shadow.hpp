@@ -62,6 +62,21 @@ struct Verdict {
 /// guards the verdict too.
 std::optional<Verdict> reuse_verdict(const Project& project, const Workspace& workspace,
                                      const Shadow& shadow, Verdict& fresh);
+/// What a workspace's status would say, from its cached verdict and the paths the watcher saw
+/// change since, without git's walk: while the verdict's HEAD, branch, index, configuration and
+/// ignore files are the same files, the paths that can differ from the index are the verdict's
+/// changed paths and those. Nullopt where that does not hold, or cannot be told by path (no
+/// verdict, the watcher cannot name the paths, a folder made or removed, an ignore or attributes
+/// file changed, a nested repository, more than a few hundred paths): then git looks.
+struct WatchedLook {
+  Verdict verdict;       ///< the cached one
+  StatusSummary summary; ///< its status's (HEAD; staged, conflicted; its changed paths)
+  /// The paths the watcher saw change since (files, links; never a folder). Those the index
+  /// does not hold and the verdict did not name may be ignored: the caller asks git's rules.
+  std::vector<std::string> since;
+};
+std::optional<WatchedLook> look_by_watcher(const Project& project, const Workspace& workspace,
+                                           const Shadow& shadow);
 void save_verdict(const Project& project, const Workspace& workspace, const Verdict& verdict);
 
 /// Whether a look takes the commit counts too: a verdict is saved (for `list`) only with them;

@@ -10,3 +10,16 @@ git_counts() {
          /^\? / { u++ }
          END { printf "%s,%d,%d,%d,%d", (s + m + u + c > 0) ? "true" : "false", s, m, u, c }'
 }
+
+# assert_same_snapshot REF REF: two trash snapshots hold the same HEAD (parent 1), staged tree
+# (parent 2's tree) and work tree (the commit's tree); the work trees' difference is shown.
+assert_same_snapshot() {
+  local a=$1 b=$2
+  [[ -n $a && -n $b ]]
+  assert_eq "$(git rev-parse "$a^1")" "$(git rev-parse "$b^1")" "HEAD"
+  assert_eq "$(git rev-parse "$a^2^{tree}")" "$(git rev-parse "$b^2^{tree}")" "staged tree"
+  if [[ $(git rev-parse "$a^{tree}") != "$(git rev-parse "$b^{tree}")" ]]; then
+    git diff --stat "$b" "$a" >&2
+    assert_eq "$(git rev-parse "$a^{tree}")" "$(git rev-parse "$b^{tree}")" "work tree"
+  fi
+}
