@@ -172,8 +172,14 @@ struct ClaimPlan {
   bool present = false, symlinked = false;
 };
 
+// What the claims of one batch share: the records, read once, and their real paths.
+struct ClaimBatch {
+  std::optional<std::vector<Workspace>> records;
+  RealPaths real;
+};
+
 Result<ClaimPlan> plan_claim(const Project& project, const Registry& registry,
-                             std::string_view name, Force force) {
+                             std::string_view name, Force force, ClaimBatch& batch) {
   Workspace w = BERTH_TRY(load_workspace(project, name));
 
   // A workspace in use stays, unless the user says otherwise.
@@ -206,8 +212,8 @@ Result<ClaimPlan> plan_claim(const Project& project, const Registry& registry,
                 "run `berth doctor --repair` to re-link it, then discard again");
   // The record must be the tree's: never another workspace's tree, admin dir or the project.
   if (present) {
-    auto records = BERTH_TRY(registry.load_all());
-    BERTH_TRY(may_delete_tree(project, records, w));
+    if (!batch.records) batch.records = BERTH_TRY(registry.load_all());
+    BERTH_TRY(may_delete_tree(project, *batch.records, w, &batch.real));
   }
   // Its own root decides, not today's configuration: a workspace made under another
   // `workspace_root` is still berth's to delete.
@@ -252,8 +258,9 @@ claims_for_discard(const Project& project, const std::vector<std::string>& names
   plans.reserve(names.size()); // (`planned` points into it)
   std::vector<Workspace> held;
   std::map<std::string, const Workspace*> planned; // (a name given twice: held by the first)
+  ClaimBatch batch;
   for (const auto& name : names) {
-    plans.push_back(plan_claim(project, registry, name, force));
+    plans.push_back(plan_claim(project, registry, name, force, batch));
     if (!plans.back()) continue;
     auto [at, fresh] = planned.emplace(plans.back()->held.name, &plans.back()->held);
     if (!fresh) {

@@ -16,13 +16,21 @@
 namespace berth {
 namespace {
 
+// `path` with its symlinks resolved, through `memo` when there is one; nullopt when it is not
+// there.
+std::optional<std::string> resolved(const std::string& path, RealPaths* memo) {
+  if (memo) return memo->of(path);
+  auto real = util::real_path(path);
+  return real ? std::optional<std::string>(std::move(*real)) : std::nullopt;
+}
+
 // Two names of one place: equal once cleaned, or once symlinks are resolved (both must exist
 // for the second).
-bool same_place(const std::string& a, const std::string& b) {
+bool same_place(const std::string& a, const std::string& b, RealPaths* memo = nullptr) {
   if (a.empty() || b.empty()) return false;
   if (util::lexically_normal(a) == util::lexically_normal(b)) return true;
-  auto ra = util::real_path(a);
-  auto rb = util::real_path(b);
+  auto ra = resolved(a, memo);
+  auto rb = resolved(b, memo);
   return ra && rb && *ra == *rb;
 }
 
@@ -31,9 +39,9 @@ std::string admin_root(const Project& project) {
 }
 
 // Is `git_dir` directly under this repository's worktrees/ (by name, or once resolved)?
-bool is_admin_dir(const Project& project, const std::string& git_dir) {
+bool is_admin_dir(const Project& project, const std::string& git_dir, RealPaths* memo = nullptr) {
   if (git_dir.empty()) return false;
-  return same_place(util::dirname(util::lexically_normal(git_dir)), admin_root(project));
+  return same_place(util::dirname(util::lexically_normal(git_dir)), admin_root(project), memo);
 }
 
 // What git's admin dir says its tree is: the `gitdir` file, naming `<tree>/.git`.
@@ -42,21 +50,23 @@ std::string admin_gitdir(const std::string& admin) {
 }
 
 // Every admin dir of the repository whose `gitdir` names `<tree>/.git`.
-std::vector<std::string> admin_dirs_of(const Project& project, const std::string& tree) {
+std::vector<std::string> admin_dirs_of(const Project& project, const std::string& tree,
+                                       RealPaths* memo = nullptr) {
   std::vector<std::string> found;
   std::string root = admin_root(project);
   std::string dotgit = util::join(tree, ".git");
   for (const auto& e : util::DirEntries(root)) {
     std::string admin = util::join(root, std::string(e.name));
-    if (same_place(admin_gitdir(admin), dotgit)) found.push_back(admin);
+    if (same_place(admin_gitdir(admin), dotgit, memo)) found.push_back(admin);
   }
   return found;
 }
 
 // The project itself and berth's roots are never a workspace's tree, nor inside one.
-std::string protected_problem(const Project& project, const std::string& path) {
+std::string protected_problem(const Project& project, const std::string& path,
+                              RealPaths* memo = nullptr) {
   std::string normal = util::lexically_normal(path);
-  std::string real = util::real_path(path).value_or(normal);
+  std::string real = resolved(path, memo).value_or(normal);
   const std::pair<const std::string*, const char*> kept[] = {
       {&project.main_worktree(), "the main checkout"},
       {&project.common_dir(), "the repository's git dir"},
@@ -64,7 +74,7 @@ std::string protected_problem(const Project& project, const std::string& path) {
       {&project.default_workspace_root(), "the default workspace root"}};
   for (const auto& [place, what] : kept) {
     if (place->empty()) continue;
-    std::string real_place = util::real_path(*place).value_or(*place);
+    std::string real_place = resolved(*place, memo).value_or(*place);
     if (util::is_within(*place, normal) || util::is_within(real_place, real))
       return fmt::format("{} is (or holds) {}", path, what);
   }
@@ -97,9 +107,17 @@ Result<void> refuse_unlinked(const Workspace& w) {
                   unlinked_advice(w));
 }
 
+std::optional<std::string> RealPaths::of(const std::string& path) {
+  auto [at, fresh] = known_.try_emplace(path);
+  if (fresh) at->second = resolved(path, nullptr);
+  return at->second;
+}
+
 std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,
-                               const Workspace& w) {
-  if (auto problem = protected_problem(project, w.path); !problem.empty()) return problem;
+                               const Workspace& w, RealPaths* memo) {
+  RealPaths own;
+  if (!memo) memo = &own;
+  if (auto problem = protected_problem(project, w.path, memo); !problem.empty()) return problem;
   // Another record naming this tree (or a tree inside it, or around it) or this admin dir: at
   // most one of them can be right, and berth cannot tell which.
   // A record berth does not trust (a path of `/`, say) speaks for nothing: it never makes a
@@ -109,33 +127,33 @@ std::string tree_claim_problem(const Project& project, const std::vector<Workspa
   for (const auto& other : records) {
     if (other.name == w.name) continue;
     std::string a = util::lexically_normal(other.path), b = util::lexically_normal(w.path);
-    if ((util::is_within(a, b) || util::is_within(b, a) || same_place(other.path, w.path)) &&
+    if ((util::is_within(a, b) || util::is_within(b, a) || same_place(other.path, w.path, memo)) &&
         trusted(other))
       return fmt::format("workspace '{}' is recorded at {} too", other.name, other.path);
-    if (!w.git_dir.empty() && same_place(other.git_dir, w.git_dir) && trusted(other))
+    if (!w.git_dir.empty() && same_place(other.git_dir, w.git_dir, memo) && trusted(other))
       return fmt::format("workspace '{}' is recorded with the same git admin dir {}", other.name,
                          w.git_dir);
   }
   std::string dotgit = util::join(w.path, ".git");
   if (!w.git_dir.empty()) {
-    if (!is_admin_dir(project, w.git_dir))
+    if (!is_admin_dir(project, w.git_dir, memo))
       return fmt::format("its git admin dir {} is not one of this repository's ({}/…)", w.git_dir,
                          admin_root(project));
     // git's own record of where this admin dir's tree lives must be this tree.
     std::string back = admin_gitdir(w.git_dir);
-    if (util::is_directory(w.git_dir) && !same_place(back, dotgit))
+    if (util::is_directory(w.git_dir) && !same_place(back, dotgit, memo))
       return fmt::format("git's admin dir {} belongs to the tree at {}", w.git_dir,
                          back.empty() ? std::string("(nowhere)") : util::dirname(back));
     // The tree's .git file naming another workspace's admin dir.
     std::string named = read_gitfile(w.path);
     for (const auto& other : records)
-      if (other.name != w.name && !named.empty() && same_place(other.git_dir, named) &&
+      if (other.name != w.name && !named.empty() && same_place(other.git_dir, named, memo) &&
           trusted(other))
         return fmt::format("its .git file names the admin dir of workspace '{}'", other.name);
   }
   // No other worktree of git's may be registered at this tree.
-  for (const auto& admin : admin_dirs_of(project, w.path))
-    if (w.git_dir.empty() || !same_place(admin, w.git_dir))
+  for (const auto& admin : admin_dirs_of(project, w.path, memo))
+    if (w.git_dir.empty() || !same_place(admin, w.git_dir, memo))
       return fmt::format("git registers the tree {} as worktree {}, not {}", w.path,
                          util::basename(admin),
                          w.git_dir.empty() ? std::string("this record's") : w.git_dir);
@@ -153,8 +171,8 @@ std::string creation_admin_dir(const Project& project, const std::vector<Workspa
 }
 
 Result<void> may_delete_tree(const Project& project, const std::vector<Workspace>& records,
-                             const Workspace& w) {
-  std::string problem = tree_claim_problem(project, records, w);
+                             const Workspace& w, RealPaths* memo) {
+  std::string problem = tree_claim_problem(project, records, w, memo);
   if (problem.empty()) return {};
   return fail(ErrorCode::record_mismatch,
               fmt::format("the record of workspace '{}' does not match git: {}; berth will not "

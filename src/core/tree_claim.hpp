@@ -8,6 +8,7 @@
 
 #include "berth/berth.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,14 +16,26 @@
 
 namespace berth {
 
+/// Real paths resolved once each (realpath(3)), for checks that compare every record's paths
+/// with a tree's: one claim, or several under one hold of the project lock (a pick's siblings),
+/// where nothing is expected to move meanwhile.
+class RealPaths {
+public:
+  std::optional<std::string> of(const std::string& path);
+
+private:
+  std::map<std::string, std::optional<std::string>> known_;
+};
+
 /// Why the record `w` does not authorise deleting the tree at `w.path` ("" when it does): the
 /// tree is (or holds) the main checkout, the repository or a workspace root; `w.git_dir` is not
 /// an admin dir of this repository; another record names the same tree or admin dir; git's admin
 /// dir for the tree is another one, or `w.git_dir` is git's admin dir of another tree. `records`
 /// are all the project's records (`w` among them or not). An empty `w.git_dir` (a creation that
-/// never got one) skips the checks that need it.
+/// never got one) skips the checks that need it. `memo`: real paths already resolved (else
+/// resolved for this one call).
 std::string tree_claim_problem(const Project& project, const std::vector<Workspace>& records,
-                               const Workspace& w);
+                               const Workspace& w, RealPaths* memo = nullptr);
 /// The admin dir git made for `w`'s tree when a creation was cut short before its record learnt
 /// it (`w.git_dir` empty: killed right after `git worktree add`): the only admin dir whose
 /// `gitdir` names the tree, and no other record's. "" when there is none, or no single one.
@@ -30,7 +43,7 @@ std::string creation_admin_dir(const Project& project, const std::vector<Workspa
                                const Workspace& w);
 /// The same, as the refusal every deletion path returns: Error{record_mismatch} (exit 5).
 Result<void> may_delete_tree(const Project& project, const std::vector<Workspace>& records,
-                             const Workspace& w);
+                             const Workspace& w, RealPaths* memo = nullptr);
 /// Why the tree moved aside to `path` by discard may not be deleted ("" when it may): no record
 /// may name it, hold it or have its admin dir, and it must not hold the project.
 std::string aside_claim_problem(const Project& project, const std::string& path);
