@@ -6,6 +6,10 @@
 # workspace as it was) or exactly after it (the change staged, the workspace kept), never half-way:
 # exit 130 and a line saying which; no index.lock; `berth doctor` finds nothing, with no repair;
 # the user's own uncommitted work byte for byte as it was; the workspace usable at once.
+# The calls visited (git_fault_helpers.sh, refine_next): every third, and each call between two
+# whose outcomes differ (before the landing, after it, too late), so that every safe point berth
+# stops at is visited and each boundary is found exactly (67 calls: 24 before, 5 after the
+# landing, the rest, the workspace's discard, too late).
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
@@ -24,7 +28,7 @@ make_big() {
 }
 
 make_big
-calls=$(count_git_calls accept big)
+calls=$(FAULT_SCAN=1 count_git_calls accept big)
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "accept without a signal"
 after=$(user_checkout)
 [[ $after != "$before" ]] || { echo "the accept changed nothing in the checkout" >&2; false; }
@@ -32,10 +36,12 @@ user_work_reset "$base"
 ((calls > 10)) || { echo "only $calls git calls seen: is the git wrapper used?" >&2; false; }
 
 modes=(int term hup)
-seen_before=0 seen_after=0
-for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
+seen_before=0 seen_after=0 round=0
+refine_start
+k=$NEXT_CALL
+while ((k <= calls)); do
   make_big
-  mode=${modes[k % 3]}
+  mode=${modes[round++ % 3]}
   # (The last calls may be background work of the discard that is not berth's own.)
   crash_at_git_call "$k" "$mode" accept big || { user_work_reset "$base" && break; }
   at="SIG${mode^^} at call $k ($(cat "$FAULT_DIR/killed-at"))"
@@ -46,6 +52,7 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   assert_eq "$(cat notes.txt)" "my notes" "the user's untracked file after $at"
   if [[ $err == *"interrupted: nothing was changed"* ]]; then
     ((++seen_before))
+    outcome=before
     assert_eq "$(user_checkout)" "$before" "the checkout after $at"
     assert_eq "$(workspace_state big)" whole "the workspace after $at"
     assert_eq "$(tree_digest "$(berth path big)")" "$digest" "the workspace's files after $at"
@@ -55,9 +62,11 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
     assert_eq "$(user_checkout)" "$after" "the checkout of the accept after $at"
   elif [[ $err == *"interrupted after the landing"* || $err == *"interrupted too late"* ]]; then
     ((++seen_after))
+    outcome=late
     assert_eq "$(user_checkout)" "$after" "the checkout after $at"
     berth doctor >/dev/null || { berth doctor >&2; echo "doctor after $at" >&2; false; }
     if [[ $err == *"after the landing"* ]]; then
+      outcome=landed
       assert_contains "$err" "berth discard big" "the line after $at"
       assert_eq "$(workspace_state big)" whole "the kept workspace after $at"
       berth discard big >/dev/null 2>&1 || { echo "discard after $at refused" >&2; false; }
@@ -69,6 +78,8 @@ for ((k = 1; k <= calls; k += CRASH_STRIDE)); do
   fi
   user_work_reset "$base"
   trim_trash # (doctor reads the trash: not every earlier round's snapshot again)
+  refine_next "$k" "$outcome"
+  k=$NEXT_CALL
 done
 ((seen_before > 0 && seen_after > 0 && k > calls / 2)) || {
   echo "stopped before the landing $seen_before times, after it $seen_after, of $k calls" >&2
