@@ -325,7 +325,8 @@ refine_next() {
   if ((k < REFINE_END)); then
     # In a window between two outcomes: each call up to its end, which was visited already.
     NEXT_CALL=$(refine_upto "$k" $((k + CRASH_STRIDE)))
-    ((NEXT_CALL < REFINE_END)) || NEXT_CALL=$(refine_upto "$REFINE_END" $((REFINE_END + 3 * CRASH_STRIDE)))
+    ((NEXT_CALL < REFINE_END)) ||
+      NEXT_CALL=$(refine_upto "$REFINE_END" $((REFINE_END + 3 * CRASH_STRIDE)))
     return 0
   fi
   if [[ -n $REFINE_PREV_OUTCOME && $outcome != "$REFINE_PREV_OUTCOME" ]] &&
