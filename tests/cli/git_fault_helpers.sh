@@ -19,10 +19,10 @@
 # git berth started in a group of its own dies with it in both: its parent-death signal). The
 # call it was killed at is FAULT_CALL (K in the other modes): the loops go on from there.
 
-# The loops visit every git call (CRASH_STRIDE 1). The ASan pass (its test preset sets
-# BERTH_TEST_CRASH_STRIDE=3) visits every third: the dev pass has killed berth at each call and
-# checked what was left; the ASan pass looks for memory errors in the same recovery code.
-# (common.sh has read it.)
+# The kill loops visit every git call (CRASH_STRIDE 1; the Ctrl-C loops: refine_next, below). The
+# ASan pass (its test preset sets BERTH_TEST_CRASH_STRIDE=3) visits every third: the dev pass has
+# killed berth at each call and checked what was left; the ASan pass looks for memory errors in
+# the same recovery code. (common.sh has read it.)
 [[ $CRASH_STRIDE =~ ^[1-9][0-9]*$ ]] || { echo "BERTH_TEST_CRASH_STRIDE: not a count: $CRASH_STRIDE" >&2; exit 1; }
 
 FAULT_DIR=$T/git-fault
@@ -55,6 +55,18 @@ if [ -n "\${FAULT_AT:-}" ] && [ /proc/\$PPID/exe -ef "$BERTH_BIN" ]; then
     fi
   elif [ "\$n" -eq "\$FAULT_AT" ]; then
     fire=yes
+  fi
+  if [ -n "\${FAULT_SCAN:-}" ]; then
+    # (count_git_calls with FAULT_SCAN, for the Ctrl-C loops: each call at which berth's group
+    # holds a process besides berth, which a signal to the group would reach too.)
+    read -r _ _ _ _ pgid _ </proc/\$PPID/stat
+    for stat in /proc/[0-9]*/stat; do
+      { read -r pid _ _ _ group _ <"\$stat"; } 2>/dev/null || continue
+      if [ "\$group" = "\$pgid" ] && [ "\$pid" != "\$PPID" ] && [ "\$pid" != \$\$ ]; then
+        true >"$FAULT_DIR/shared/\$n"
+        break
+      fi
+    done
   fi
   if [ \$fire = yes ]; then
     printf '%s\n' "\$n" >|"$FAULT_DIR/killed-call"
@@ -92,10 +104,11 @@ crash_at_git_call() {
   shift 2
   rm -rf "$FAULT_DIR/calls" "$FAULT_DIR/killed-at" "$FAULT_DIR/killed-call" "$FAULT_DIR/fired"
   mkdir "$FAULT_DIR/calls"
+  [[ -z ${FAULT_SCAN:-} ]] || { rm -rf "$FAULT_DIR/shared" && mkdir "$FAULT_DIR/shared"; }
   FAULT_CALL=$k
   # (The braces keep bash's "Killed" notice out of the test's output.)
   {
-    FAULT_AT=$k FAULT_MODE=$mode PATH="$FAULT_DIR/bin:$PATH" \
+    FAULT_AT=$k FAULT_MODE=$mode FAULT_SCAN=${FAULT_SCAN:-} PATH="$FAULT_DIR/bin:$PATH" \
       setsid -w "$BERTH_BIN" "$@" >"$FAULT_DIR/out" 2>"$FAULT_DIR/err"
   } 2>/dev/null || status=$?
   echo "$status" >"$FAULT_DIR/status"
@@ -264,4 +277,64 @@ user_work_reset() {
 count_git_calls() {
   crash_at_git_call 1000000 alone "$@" || true
   fault_calls
+}
+
+# ---- the Ctrl-C loops' calls: every safe point, each boundary exactly ---------------------------
+# A signal to berth's group at call K reaches berth alone (while accept or pick runs, each git
+# call runs in a process group of its own: GitCallsOwnGroup), and berth's handler only notes it:
+# berth reads the note at its safe points only. So a signal at call K stops berth at the first
+# safe point after call K, exactly as a signal at any other call before that safe point does: the
+# calls come in runs, one run a safe point, in the order of the safe points, and every call of a
+# run leaves the same state to check. The loops tell a round's outcome by the line berth prints
+# (before the landing, after it, too late), one outcome a run or several neighbouring runs (accept
+# stops before the landing at two safe points: once the workspace is held, and once the landing
+# is planned; the last calls, a discard with no safe point after it, are all "too late").
+#
+# refine_start: the loops then visit call 1, every third call (every 3 * CRASH_STRIDE-th) and,
+# where two visited calls' outcomes differ, each call between them (each CRASH_STRIDE-th), so
+# that each boundary between two outcomes is found exactly: the first run holds call 1, and the
+# last call of a run whose outcome differs from the next run's is visited. A run between two runs
+# of its own outcome is visited too unless it is shorter than the stride: there is none today
+# (accept's two "before" runs are the first one and the one that ends at the landing; pick's
+# "after the landing" runs are told apart by what was discarded). The checks of the calls not
+# visited are those of the visited calls of their run, on the same state, except where berth's
+# handling of the signal depended on what berth was doing when it came: berth waits for each git
+# (util/child_process.cpp) with every interrupted wait resumed, and the signal reaches no
+# process but berth (a process besides berth in its group would get it too: each call at which
+# berth's group held one in the counting run, `FAULT_SCAN=1 count_git_calls`, is visited as
+# well).
+# refine_next K OUTCOME: after the round at call K: NEXT_CALL is the next call to visit.
+refine_start() {
+  REFINE_PREV_K=0 REFINE_PREV_OUTCOME="" REFINE_END=0
+  REFINE_SHARED=()
+  if [[ -d $FAULT_DIR/shared ]]; then
+    mapfile -t REFINE_SHARED < <(find "$FAULT_DIR/shared" -type f -printf '%f\n' | sort -n)
+  fi
+  NEXT_CALL=1
+}
+# (refine_upto K NEXT: NEXT, or the first call after K before it that berth's group shared.)
+refine_upto() {
+  local s
+  for s in "${REFINE_SHARED[@]}"; do
+    ((s > $1 && s < $2)) && echo "$s" && return 0
+  done
+  echo "$2"
+}
+refine_next() {
+  local k=$1 outcome=$2
+  if ((k < REFINE_END)); then
+    # In a window between two outcomes: each call up to its end, which was visited already.
+    NEXT_CALL=$(refine_upto "$k" $((k + CRASH_STRIDE)))
+    ((NEXT_CALL < REFINE_END)) ||
+      NEXT_CALL=$(refine_upto "$REFINE_END" $((REFINE_END + 3 * CRASH_STRIDE)))
+    return 0
+  fi
+  if [[ -n $REFINE_PREV_OUTCOME && $outcome != "$REFINE_PREV_OUTCOME" ]] &&
+    ((k > REFINE_PREV_K + CRASH_STRIDE)); then
+    # Back: each call between the previous visited call and this one.
+    REFINE_END=$k NEXT_CALL=$((REFINE_PREV_K + CRASH_STRIDE))
+  else
+    NEXT_CALL=$(refine_upto "$k" $((k + 3 * CRASH_STRIDE)))
+  fi
+  REFINE_PREV_K=$k REFINE_PREV_OUTCOME=$outcome
 }

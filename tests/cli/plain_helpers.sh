@@ -87,7 +87,7 @@ plain_accept_setup() {
   agent_work "$F"
   EXPECTED=$(content_digest "$F")
   make_x
-  CALLS=$(count_git_calls accept x)
+  CALLS=$(FAULT_SCAN=${FAULT_SCAN:-} count_git_calls accept x)
   assert_eq "$(cat "$FAULT_DIR/status")" 0 "accept without a fault"
   assert_eq "$(content_digest "$F")" "$EXPECTED" "the folder after the accept"
   ((CALLS > 5)) || { echo "only $CALLS git calls seen: is the git wrapper used?" >&2; false; }

@@ -5,10 +5,12 @@
 # (the change staged in the checkout, the siblings kept or, too late to stop, in the trash), never
 # half-way: exit 130 and a line saying which; no index.lock; `berth doctor` finds nothing with no
 # repair; the user's own uncommitted work intact; the fork usable at once.
-# The calls before the siblings' discard (as many as `pick --keep-others` makes: the accept of p-1,
-# its landing, its discard of p-1) are accept's, which t_accept_interrupted_at_each_git_call
-# checks at each call: here every third, and each call between two whose outcomes differ (before
-# the landing, after it, too late), so each boundary is found exactly. Each call from there on.
+# The calls visited (git_fault_helpers.sh, refine_next): every third, and each call between two
+# whose outcomes differ, so that every safe point pick stops at is visited and each boundary is
+# found exactly. The outcomes, in the order of the calls: before the landing (accept's two safe
+# points: the attempt held, the landing planned), after it with p-1 kept (accept's safe point
+# after the landing), after it with p-1 discarded (pick's, after accept's discard of p-1), too
+# late (the siblings' discard: no safe point after it).
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/git_fault_helpers.sh"
 make_repo app 10
@@ -17,8 +19,10 @@ user_work
 readme=$(sha256sum README.md)
 before=$(user_checkout)
 declare -A digest
+# (20 files an attempt, not 60 as before: what a round sees does not depend on how long the
+# landing's git calls take, t_accept_interrupted_at_each_git_call says why.)
 make_fork() {
-  berth fork p -n 3 -- sh -c 'mkdir gen; for i in $(seq 1 60); do echo "$BERTH_ATTEMPT $i" >gen/f$i.txt; done' >/dev/null 2>&1
+  berth fork p -n 3 -- sh -c 'mkdir gen; for i in $(seq 1 20); do echo "$BERTH_ATTEMPT $i" >gen/f$i.txt; done' >/dev/null 2>&1
   attempt_digests p
 }
 
@@ -27,7 +31,7 @@ keep=$(count_git_calls pick p-1 --keep-others)
 clear_fork p
 user_work_reset "$base"
 make_fork
-calls=$(count_git_calls pick p-1)
+calls=$(FAULT_SCAN=1 count_git_calls pick p-1)
 assert_eq "$(cat "$FAULT_DIR/status")" 0 "pick without a signal"
 after=$(user_checkout)
 [[ $after != "$before" ]] || { echo "the pick changed nothing in the checkout" >&2; false; }
@@ -36,8 +40,9 @@ user_work_reset "$base"
 ((calls > keep + 10)) || { echo "pick: $calls git calls, with --keep-others $keep" >&2; false; }
 
 modes=(int term hup)
-seen_before=0 seen_after=0 round=0 prev_k=0 prev_outcome="" window_end=0
-k=1
+seen_before=0 seen_after=0 round=0
+refine_start
+k=$NEXT_CALL
 while ((k <= calls)); do
   make_fork
   mode=${modes[round++ % 3]}
@@ -62,7 +67,10 @@ while ((k <= calls)); do
     assert_eq "$(user_checkout)" "$after" "the checkout of the pick after $at"
   elif [[ $err == *"interrupted after the landing"* ]]; then
     ((++seen_after))
-    outcome=landed
+    outcome=landed-kept
+    p1=whole
+    [[ $err == *"p-1 was discarded"* ]] && outcome=landed-discarded p1=gone
+    assert_eq "$(workspace_state p-1)" "$p1" "p-1 after $at"
     assert_eq "$(user_checkout)" "$after" "the checkout after $at"
     assert_contains "$err" "berth discard p" "the line after $at"
     for i in 2 3; do
@@ -84,13 +92,8 @@ while ((k <= calls)); do
   done
   clear_fork p
   user_work_reset "$base"
-  next=$((k + 3 * CRASH_STRIDE))
-  ((k < window_end || k >= keep)) && next=$((k + CRASH_STRIDE))
-  if [[ -n $prev_outcome && $outcome != "$prev_outcome" ]] &&
-    ((k > window_end && k > prev_k + CRASH_STRIDE)); then
-    next=$((prev_k + CRASH_STRIDE)) window_end=$k # back: each call since the previous one
-  fi
-  prev_k=$k prev_outcome=$outcome k=$next
+  refine_next "$k" "$outcome"
+  k=$NEXT_CALL
 done
 ((seen_before > 0 && seen_after > 0 && k > calls / 2)) || {
   echo "stopped before the landing $seen_before times, after it $seen_after, of $k calls" >&2
