@@ -60,6 +60,36 @@ std::optional<std::string> DiffCache::find(const std::string& from, const std::s
   return find_entry(from + "-" + to, from + " " + to);
 }
 
+std::vector<std::string> DiffCache::recent_from(const std::string& from, size_t most) const {
+  std::vector<std::string> bodies;
+  if (!is_oid(from) || most == 0) return bodies;
+  struct Found {
+    std::string to;
+    struct timespec used;
+  };
+  std::vector<Found> found;
+  util::DirEntries dir(dir_);
+  std::string prefix = from + "-";
+  for (const auto& e : dir) {
+    std::string name(e.name);
+    struct stat st;
+    if (name.compare(0, prefix.size(), prefix) != 0 || !is_oid(name.substr(prefix.size())) ||
+        ::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    found.push_back({name.substr(prefix.size()), st.st_mtim});
+  }
+  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+    return a.used.tv_sec != b.used.tv_sec ? a.used.tv_sec > b.used.tv_sec
+                                          : a.used.tv_nsec > b.used.tv_nsec;
+  });
+  if (found.size() > most) found.resize(most);
+  for (const auto& f : found)
+    if (auto text = util::read_file(util::join(dir_, prefix + f.to)))
+      if (auto body = diff_cache_body(*text, setup_, from + " " + f.to))
+        bodies.push_back(std::move(*body));
+  return bodies;
+}
+
 bool DiffCache::keep(const std::string& from, const std::string& to,
                      const std::string& body) const {
   if (!is_oid(from) || !is_oid(to)) return false;

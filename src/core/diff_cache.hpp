@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace berth {
 
@@ -31,6 +32,9 @@ public:
   /// `from` to tree `to`, when one is, whole, made under the current setup. A hit marks the entry
   /// used (its modification time), for prune().
   std::optional<std::string> find(const std::string& from, const std::string& to) const;
+  /// The bodies of the (at most `most`) most recently used diffs kept from commit `from`, to
+  /// any tree: what a new diff from it can take its unchanged files' sections from.
+  std::vector<std::string> recent_from(const std::string& from, size_t most) const;
   /// Keep `body` as the diff from `from` to `to`. Whether it was written.
   bool keep(const std::string& from, const std::string& to, const std::string& body) const;
   /// The same for what compare learnt of merging an attempt into its target (its commits, the

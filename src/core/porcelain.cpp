@@ -210,6 +210,7 @@ std::vector<RawChange> parse_diff_raw(const std::string& z_output) {
     c.old_oid = parts[2];
     c.new_oid = parts[3];
     c.status = parts[4][0];
+    c.code = parts[4];
     if ((c.status == 'R' || c.status == 'C') && i + 2 < fields.size()) {
       c.old_path = fields[++i];
       c.path = fields[++i];
@@ -272,11 +273,9 @@ bool parse_count(std::string_view text, int64_t& count) {
 }
 
 // One pair's raw records (":old_mode new_mode old_oid new_oid STATUS[score]" NUL path NUL, a
-// second path for a rename or copy) then its numstat records ("ADDED TAB DELETED TAB path" NUL, or
-// an empty path then the old and new paths), from `at` through the NUL that ends them. Where the
-// records end (the patch begins); nullopt when they are not of that form. `into` gets them.
-std::optional<size_t> walk_records(std::string_view s, size_t at, TreeDiff* into) {
-  if (at >= s.size() || s[at] != ':') return std::nullopt;
+// second path for a rename or copy), from `at` to the first byte that does not begin one. Where
+// they end; nullopt when one is not of that form. `into` gets them.
+std::optional<size_t> walk_raw(std::string_view s, size_t at, std::vector<RawChange>* into) {
   while (at < s.size() && s[at] == ':') {
     std::string_view head, path;
     if (!next_field(s, at, head) || !next_field(s, at, path) || path.empty()) return std::nullopt;
@@ -293,15 +292,27 @@ std::optional<size_t> walk_records(std::string_view s, size_t at, TreeDiff* into
                 std::string(parts[3]),
                 parts[4][0],
                 std::string(path),
-                {}};
+                {},
+                std::string(parts[4])};
     if (c.status == 'R' || c.status == 'C') {
       std::string_view to;
       if (!next_field(s, at, to) || to.empty()) return std::nullopt;
       c.old_path = std::move(c.path);
       c.path = std::string(to);
     }
-    if (into) into->raw.push_back(std::move(c));
+    if (into) into->push_back(std::move(c));
   }
+  return at;
+}
+
+// One pair's raw records then its numstat records ("ADDED TAB DELETED TAB path" NUL, or an empty
+// path then the old and new paths), from `at` through the NUL that ends them. Where the records
+// end (the patch begins); nullopt when they are not of that form. `into` gets them.
+std::optional<size_t> walk_records(std::string_view s, size_t at, TreeDiff* into) {
+  if (at >= s.size() || s[at] != ':') return std::nullopt;
+  auto raw_end = walk_raw(s, at, into ? &into->raw : nullptr);
+  if (!raw_end) return std::nullopt;
+  at = *raw_end;
   while (at < s.size() && s[at] != '\0') {
     std::string_view record;
     if (!next_field(s, at, record)) return std::nullopt;
@@ -379,6 +390,62 @@ std::optional<std::vector<std::string>> split_tree_diffs(std::string_view output
   }
   if (at != output.size()) return std::nullopt;
   return bodies;
+}
+
+std::optional<std::vector<std::vector<RawChange>>>
+split_raw_diffs(std::string_view output, const std::vector<std::string>& headers) {
+  std::vector<std::vector<RawChange>> pairs;
+  size_t at = 0;
+  for (const auto& header : headers) {
+    if (header.empty() || output.compare(at, header.size(), header) != 0 ||
+        at + header.size() >= output.size() || output[at + header.size()] != '\n')
+      return std::nullopt;
+    at += header.size() + 1;
+    auto end = walk_raw(output, at, &pairs.emplace_back());
+    if (!end) return std::nullopt;
+    at = *end;
+  }
+  if (at != output.size()) return std::nullopt;
+  return pairs;
+}
+
+std::string tree_diff_body(const TreeDiff& diff) {
+  if (diff.raw.empty()) return {};
+  std::string body;
+  for (const auto& c : diff.raw) {
+    body += fmt::format(":{} {} {} {} {}", c.old_mode, c.new_mode, c.old_oid, c.new_oid,
+                        c.code.empty() ? std::string(1, c.status) : c.code);
+    body += '\0';
+    if (!c.old_path.empty()) body += c.old_path + '\0';
+    body += c.path + '\0';
+  }
+  auto count = [](int64_t n) { return n < 0 ? std::string("-") : std::to_string(n); };
+  for (const auto& n : diff.numstat) {
+    body += count(n.additions) + '\t' + count(n.deletions) + '\t';
+    if (n.old_path.empty())
+      body += n.path + '\0';
+    else
+      body += std::string(1, '\0') + n.old_path + '\0' + n.path + '\0';
+  }
+  body += '\0';
+  body += diff.patch;
+  return body;
+}
+
+std::vector<std::string_view> patch_sections(std::string_view patch) {
+  std::vector<std::string_view> sections;
+  size_t start = std::string_view::npos;
+  for (size_t at = 0; at < patch.size();) {
+    size_t nl = patch.find('\n', at);
+    size_t next = nl == std::string_view::npos ? patch.size() : nl + 1;
+    if (patch.compare(at, 11, "diff --git ") == 0) {
+      if (start != std::string_view::npos) sections.push_back(patch.substr(start, at - start));
+      start = at;
+    }
+    at = next;
+  }
+  if (start != std::string_view::npos) sections.push_back(patch.substr(start));
+  return sections;
 }
 
 MergePreview parse_merge_tree(const std::string& z_output) {

@@ -72,6 +72,9 @@ struct RawChange {
   std::string old_mode, new_mode, old_oid, new_oid;
   char status = 'M';
   std::string path, old_path;
+  std::string code; ///< the status as git printed it, with a rename's or copy's score ("R087")
+
+  bool operator==(const RawChange&) const = default;
 };
 std::vector<RawChange> parse_diff_raw(const std::string& z_output);
 
@@ -79,6 +82,8 @@ std::vector<RawChange> parse_diff_raw(const std::string& z_output);
 struct NumStat {
   std::string path, old_path;
   int64_t additions = -1, deletions = -1;
+
+  bool operator==(const NumStat&) const = default;
 };
 std::vector<NumStat> parse_numstat(const std::string& z_output);
 
@@ -104,6 +109,19 @@ std::optional<TreeDiff> parse_tree_diff(std::string_view body);
 /// the output is not of that form.
 std::optional<std::vector<std::string>> split_tree_diffs(std::string_view output,
                                                          const std::vector<std::string>& headers);
+
+/// The same for `git diff-tree --stdin -r -z -M --raw` (records only, no separator): each pair's
+/// raw records. Nullopt when the output is not of that form.
+std::optional<std::vector<std::vector<RawChange>>>
+split_raw_diffs(std::string_view output, const std::vector<std::string>& headers);
+
+/// A pair's body as diff-tree writes it (what parse_tree_diff reads back): the raw records, the
+/// numstat records, a NUL and the patch; "" when nothing changed.
+std::string tree_diff_body(const TreeDiff& diff);
+
+/// A patch cut into its files' sections (each from its "diff --git " line), in order: one per
+/// raw record of the same diff, except that a type change (a file become a link) has two.
+std::vector<std::string_view> patch_sections(std::string_view patch);
 
 /// `git merge-tree --write-tree --name-only -z` output: the tree and the conflicted paths.
 struct MergePreview {

@@ -181,6 +181,245 @@ void apply_tree_diff(Diff& d, const TreeDiff& t) {
   if (d.format == DiffFormat::patch && !d.files.empty()) d.patch = t.patch;
 }
 
+// What one changed file adds to a pair's diff: its line counts and its patch section. They depend
+// only on what changed (its raw record: both modes, both objects, the status with its score, both
+// paths) and on git's setup, so a diff between other trees in which the file changed the same way
+// has the same ones: an attempt changed since the last compare is diffed again only where it
+// changed since (docs/compare.md, "Cost").
+struct Section {
+  NumStat numstat;
+  std::string patch;
+};
+using Sections = std::map<std::string, Section>;
+
+std::string section_key(const RawChange& c) {
+  return fmt::format("{} {} {} {} {}", c.old_mode, c.new_mode, c.old_oid, c.new_oid, c.code) +
+         '\0' + c.old_path + '\0' + c.path;
+}
+
+// A path as a patch's "diff --git" line names it: in double quotes, C-style, when it holds a
+// control character, a double quote, a backslash or (core.quotePath, on by default) a byte above
+// 0x7f; as it is otherwise. (Under core.quotePath=false the headers differ: no section matches its
+// record, so none is taken.)
+std::string patch_name(std::string_view prefix, std::string_view path) {
+  std::string name = std::string(prefix) + std::string(path);
+  if (std::none_of(name.begin(), name.end(), [](char ch) {
+        auto c = static_cast<unsigned char>(ch);
+        return c < 0x20 || c == '"' || c == '\\' || c >= 0x7f;
+      }))
+    return name;
+  std::string quoted = "\"";
+  for (char ch : name) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+    case '\a':
+      quoted += "\\a";
+      break;
+    case '\b':
+      quoted += "\\b";
+      break;
+    case '\t':
+      quoted += "\\t";
+      break;
+    case '\n':
+      quoted += "\\n";
+      break;
+    case '\v':
+      quoted += "\\v";
+      break;
+    case '\f':
+      quoted += "\\f";
+      break;
+    case '\r':
+      quoted += "\\r";
+      break;
+    case '"':
+      quoted += "\\\"";
+      break;
+    case '\\':
+      quoted += "\\\\";
+      break;
+    default:
+      if (c < 0x20 || c >= 0x7f)
+        quoted += fmt::format("\\{:03o}", c);
+      else
+        quoted += ch;
+    }
+  }
+  return quoted + '"';
+}
+
+// The sections of `diff` into `into`, each checked against its record first: one section per
+// record, two for a type change (the old file's removal, the new one's creation; any other count
+// and none is taken), each headed by the record's paths as git writes them and its index line
+// naming the record's objects.
+void take_sections(const TreeDiff& diff, Sections& into) {
+  auto sections = patch_sections(diff.patch);
+  size_t wanted = diff.raw.size();
+  for (const auto& c : diff.raw)
+    wanted += c.status == 'T' ? 1 : 0;
+  if (sections.size() != wanted || diff.numstat.size() != diff.raw.size()) return;
+  std::string none(diff.raw.empty() ? 0 : diff.raw.front().old_oid.size(), '0');
+  auto is = [](std::string_view text, const std::string& header, const std::string& from,
+               const std::string& to) {
+    return text.substr(0, header.size()) == header &&
+           (from == to ||
+            text.find(fmt::format("\nindex {}..{}", from, to)) != std::string_view::npos);
+  };
+  size_t next = 0;
+  for (size_t i = 0; i < diff.raw.size(); ++i) {
+    const RawChange& c = diff.raw[i];
+    const NumStat& n = diff.numstat[i];
+    std::string header = fmt::format("diff --git {} {}\n",
+                                     patch_name("a/", c.old_path.empty() ? c.path : c.old_path),
+                                     patch_name("b/", c.path));
+    std::string_view first = sections[next++];
+    bool ok = n.path == c.path && n.old_path == c.old_path;
+    std::string text;
+    if (c.status == 'T') {
+      std::string_view second = sections[next++];
+      ok = ok && is(first, header, c.old_oid, none) && is(second, header, none, c.new_oid);
+      text = std::string(first) + std::string(second);
+    } else {
+      ok = ok && is(first, header, c.old_oid, c.new_oid);
+      text = std::string(first);
+    }
+    if (ok) into.emplace(section_key(c), Section{n, std::move(text)});
+  }
+}
+
+// The diff of each pair ("TREE TREE" in `headers`, the first trees those of the commits `froms`)
+// with its changed files' sections taken from the kept diffs from the same commits where the file
+// changed the same way, so that only the files changed since are diffed: one raw diff-tree for all
+// pairs (which files changed, no content read), one diff-tree of the new files' paths for the pairs
+// that have any, and a whole diff for a pair whose files that one did not pair up as the raw diff
+// did (a rename found anew). `bodies` gets each pair's body, for the cache. Nullopt for a pair
+// whose output did not read as it must.
+Result<std::vector<std::optional<TreeDiff>>>
+diff_reusing_sections(const Project& project, const DiffCache& cache,
+                      const std::vector<std::string>& froms,
+                      const std::vector<std::string>& headers, std::vector<std::string>& bodies) {
+  const size_t n = headers.size();
+  std::vector<std::optional<TreeDiff>> made(n);
+  auto input_of = [&](const std::vector<size_t>& pairs) {
+    std::string input;
+    for (size_t i : pairs)
+      input += headers[i] + "\n";
+    return input;
+  };
+  // Whole diffs of `pairs`, limited to `pathspec` when it is not empty.
+  auto diff_pairs = [&](const std::vector<size_t>& pairs, const std::vector<std::string>& pathspec)
+      -> Result<std::vector<std::optional<TreeDiff>>> {
+    GitCall batch = repo_call(project, kTreeDiffArgs);
+    if (!pathspec.empty()) {
+      batch.args.emplace_back("--");
+      batch.args.insert(batch.args.end(), pathspec.begin(), pathspec.end());
+    }
+    batch.input = input_of(pairs);
+    auto out = BERTH_TRY(git(batch)).out;
+    std::vector<std::string> wanted;
+    for (size_t i : pairs)
+      wanted.push_back(headers[i]);
+    std::vector<std::optional<TreeDiff>> got(pairs.size());
+    if (auto cut = split_tree_diffs(out, wanted))
+      for (size_t k = 0; k < pairs.size(); ++k)
+        got[k] = parse_tree_diff((*cut)[k]);
+    return got;
+  };
+  std::vector<size_t> all(n);
+  for (size_t i = 0; i < n; ++i)
+    all[i] = i;
+  auto whole = [&](const std::vector<size_t>& pairs) -> Result<void> {
+    if (pairs.empty()) return {};
+    auto got = BERTH_TRY(diff_pairs(pairs, {}));
+    for (size_t k = 0; k < pairs.size(); ++k)
+      if (got[k]) {
+        bodies[pairs[k]] = tree_diff_body(*got[k]);
+        made[pairs[k]] = std::move(got[k]);
+      }
+    return {};
+  };
+
+  // Which files changed in each pair.
+  GitCall raw_call = repo_call(project, {"diff-tree", "--stdin", "-r", "-z", "-M", "--raw"});
+  raw_call.input = input_of(all);
+  auto raws = split_raw_diffs(BERTH_TRY(git(raw_call)).out, headers);
+  if (!raws) {
+    BERTH_TRY(whole(all));
+    return made;
+  }
+  // The sections the kept diffs from the same commits have (a fork's attempts share theirs).
+  Sections known;
+  for (const auto& from : froms)
+    for (const auto& body : cache.recent_from(from, std::max<size_t>(16, 2 * n)))
+      if (auto kept = parse_tree_diff(body)) take_sections(*kept, known);
+  // The files no kept diff has, diffed for the pairs that changed them (their paths: a few).
+  constexpr size_t kMaxNewPaths = 256;
+  // (A pair none of whose files is known is diffed whole.)
+  std::set<std::string> fresh;
+  std::vector<size_t> partial, redo;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<const RawChange*> unknown;
+    for (const auto& c : (*raws)[i])
+      if (!known.contains(section_key(c))) unknown.push_back(&c);
+    if (unknown.empty()) continue;
+    if (unknown.size() == (*raws)[i].size()) {
+      redo.push_back(i);
+      continue;
+    }
+    partial.push_back(i);
+    for (const RawChange* c : unknown) {
+      fresh.insert(c->path);
+      if (!c->old_path.empty()) fresh.insert(c->old_path);
+    }
+  }
+  if (fresh.size() > kMaxNewPaths) {
+    redo.insert(redo.end(), partial.begin(), partial.end());
+  } else if (!partial.empty()) {
+    std::vector<std::string> pathspec;
+    for (const auto& p : fresh)
+      pathspec.push_back(":(literal)" + p);
+    auto got = BERTH_TRY(diff_pairs(partial, pathspec));
+    for (size_t k = 0; k < partial.size(); ++k) {
+      // Its records must be the raw diff's of those paths (limited to them, git may pair a
+      // rename another way); else the pair is diffed whole.
+      std::vector<RawChange> expected;
+      for (const auto& c : (*raws)[partial[k]])
+        if (fresh.contains(c.path) || (!c.old_path.empty() && fresh.contains(c.old_path)))
+          expected.push_back(c);
+      if (got[k] && got[k]->raw == expected)
+        take_sections(*got[k], known);
+      else
+        redo.push_back(partial[k]);
+    }
+  }
+  // Each pair put together from its files' sections, in the raw diff's order.
+  for (size_t i = 0; i < n; ++i) {
+    if (std::find(redo.begin(), redo.end(), i) != redo.end()) continue;
+    TreeDiff d;
+    bool whole_known = true;
+    for (const auto& c : (*raws)[i]) {
+      auto it = known.find(section_key(c));
+      if (it == known.end()) {
+        whole_known = false;
+        break;
+      }
+      d.raw.push_back(c);
+      d.numstat.push_back(it->second.numstat);
+      d.patch += it->second.patch;
+    }
+    if (!whole_known) {
+      redo.push_back(i);
+      continue;
+    }
+    bodies[i] = tree_diff_body(d);
+    made[i] = std::move(d);
+  }
+  std::sort(redo.begin(), redo.end());
+  BERTH_TRY(whole(redo));
+  return made;
+}
+
 } // namespace
 
 Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs) {
@@ -204,7 +443,7 @@ Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs)
   }
   if (!missing.empty()) {
     // The trees the missing diffs start from (diff-tree --stdin compares two trees, not a commit
-    // and a tree): one rev-parse for all; then one diff-tree for all of them.
+    // and a tree): one rev-parse for all.
     std::vector<std::string> froms;
     for (const auto& [from, to] : missing)
       if (std::find(froms.begin(), froms.end(), from) == froms.end()) froms.push_back(from);
@@ -220,22 +459,15 @@ Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs)
       tree_of[from] = parsed.out.substr(at, nl - at);
       at = nl + 1;
     }
-    GitCall batch = repo_call(project, kTreeDiffArgs);
     std::vector<std::string> headers;
-    for (const auto& [from, to] : missing) {
+    for (const auto& [from, to] : missing)
       headers.push_back(tree_of[from] + " " + to);
-      batch.input += headers.back() + "\n";
-    }
-    auto out = BERTH_TRY(git(batch)).out;
-    auto bodies = split_tree_diffs(out, headers);
-    std::vector<std::optional<TreeDiff>> made(missing.size());
-    if (bodies)
-      for (size_t i = 0; i < missing.size(); ++i)
-        made[i] = parse_tree_diff((*bodies)[i]);
+    std::vector<std::string> bodies(missing.size());
+    auto made = BERTH_TRY(diff_reusing_sections(project, cache, froms, headers, bodies));
     // Kept for the next compare (each write waits for its disk: side by side).
     std::atomic<bool> kept{false};
     util::parallel_for(missing.size(), [&](size_t i) {
-      if (made[i] && cache.keep(missing[i].first, missing[i].second, (*bodies)[i])) kept = true;
+      if (made[i] && cache.keep(missing[i].first, missing[i].second, bodies[i])) kept = true;
     });
     for (size_t i = 0; i < missing.size(); ++i) {
       if (made[i]) {

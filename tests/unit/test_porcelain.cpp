@@ -655,6 +655,29 @@ TEST(TreeDiffGit, OnePassIsTheThreeOutputs) {
   for (const auto& c : forward->raw)
     if (c.status == 'R') renamed.push_back(c.old_path + " -> " + c.path);
   EXPECT_EQ(renamed, std::vector<std::string>{"old.txt -> new\nline.txt"});
+
+  // Written back, each body is git's byte for byte (the rename's score kept); its patch cuts into
+  // one section per record; the raw records alone (`--raw`, what compare asks first) are these.
+  std::string raw_out =
+      repo.git_in("r", {"diff-tree", "--stdin", "-r", "-z", "-M", "--raw"}, input);
+  auto raws = berth::split_raw_diffs(raw_out, headers);
+  ASSERT_TRUE(raws) << raw_out;
+  ASSERT_EQ(raws->size(), 3u);
+  EXPECT_TRUE((*raws)[1].empty());
+  for (size_t i = 0; i < 3; ++i) {
+    auto d = berth::parse_tree_diff((*bodies)[i]);
+    ASSERT_TRUE(d) << i;
+    EXPECT_EQ(berth::tree_diff_body(*d), (*bodies)[i]) << i;
+    EXPECT_EQ(berth::patch_sections(d->patch).size(), d->raw.size()) << i;
+    EXPECT_EQ((*raws)[i], d->raw) << i;
+  }
+  auto rename = std::find_if(forward->raw.begin(), forward->raw.end(),
+                             [](const berth::RawChange& c) { return c.status == 'R'; });
+  ASSERT_NE(rename, forward->raw.end());
+  EXPECT_EQ(rename->code.size(), 4u) << "a rename's score: " << rename->code;
+  EXPECT_FALSE(berth::split_raw_diffs(raw_out, {headers[0], headers[1]})) << "a pair left over";
+  EXPECT_FALSE(berth::split_raw_diffs(raw_out.substr(0, raw_out.size() - 3), headers))
+      << "cut short";
 }
 
 } // namespace
