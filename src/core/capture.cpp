@@ -285,6 +285,10 @@ struct Capturing {
   bool by_watcher = false;
   std::vector<std::string> since;
   std::set<std::string> named;
+  Verdict watched; // the verdict it was told from, with the watcher's new token
+  // The capture kept with that verdict, when this look edits its work tree for the paths changed
+  // since (a look that keeps a verdict): `paths` are then those alone.
+  std::optional<Captured> prev;
   bool on_shadow =
       false; // staged on a copy of the whole shadow (many paths, a name with a newline)
 };
@@ -368,10 +372,11 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     const Workspace& w = *workspaces[i];
     one.w = &w;
     if (auto opened = open_shadow(project, w)) one.shadow.emplace(std::move(*opened));
-    // A look whose verdict nobody keeps (a discard's: the workspace goes) is told by the
-    // watcher's paths where it can be (no git process); else git's status through the shadow.
+    // A look is told by the watcher's paths where it can be (no git process; the verdict a
+    // compare or a diff keeps is restated from the staging: restate_status); else git's status
+    // through the shadow.
     std::optional<StatusSummary> summary;
-    if (one.shadow && counts == Counts::skip)
+    if (one.shadow)
       if (auto quick = look_by_watcher(project, w, *one.shadow)) {
         if (quick->since.empty() && !quick->verdict.capture.empty())
           if (auto kept = kept_capture(w, quick->verdict)) {
@@ -379,18 +384,29 @@ std::vector<Result<Captured>> capture_many(const Project& project,
             done[i] = 1;
             return;
           }
+        // A look that keeps a verdict, after one that kept its capture: the trees of then, the
+        // work tree's edited for the paths changed since alone (the others are as they were).
+        std::optional<Captured> prev;
+        if (counts == Counts::take && !quick->verdict.capture.empty())
+          prev = kept_capture(w, quick->verdict);
+        if (prev && (!prev->unrecordable.empty() || !prev->nested.empty())) prev.reset();
         std::set<std::string> paths(quick->since.begin(), quick->since.end());
-        auto own = stageable_paths(w, quick->summary);
-        paths.insert(own.begin(), own.end());
+        if (!prev) {
+          auto own = stageable_paths(w, quick->summary);
+          paths.insert(own.begin(), own.end());
+        }
         // (many paths, or a name with a newline, are staged on the whole shadow, where git's
         // status must have named them)
         if (paths.size() <= kMaxEditedPaths &&
             std::none_of(paths.begin(), paths.end(),
                          [](const std::string& p) { return p.find('\n') != std::string::npos; })) {
           one.by_watcher = true;
+          one.watched = std::move(quick->verdict);
+          one.watched.token = std::move(quick->token);
           one.since = std::move(quick->since);
           one.named.insert(quick->summary.paths.begin(), quick->summary.paths.end());
           one.paths.assign(paths.begin(), paths.end());
+          one.prev = std::move(prev);
           summary = std::move(quick->summary);
         }
       }
@@ -416,7 +432,10 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     }
     one.c.head = summary->head;
     // Nothing staged: the index's tree is HEAD's (intent-to-add entries are not in either).
-    if (summary->staged == 0 && summary->conflicted == 0) {
+    if (one.prev) {
+      one.c.head_tree = one.prev->head_tree;
+      one.c.index_tree = one.prev->index_tree;
+    } else if (summary->staged == 0 && summary->conflicted == 0) {
       one.index_is_head = true;
     } else if (auto staged = index_tree(project, w, *one.shadow)) {
       one.c.index_tree = *staged;
@@ -439,7 +458,7 @@ std::vector<Result<Captured>> capture_many(const Project& project,
   for (size_t i = 0; i < n; ++i) {
     Capturing& one = all[i];
     if (!one.fast) continue;
-    wanted.push_back(folder_of(one.c.head, ""));
+    if (!one.prev) wanted.push_back(folder_of(one.c.head, ""));
     // (cat-file reads names by lines: a path with a newline is staged on the whole shadow)
     if (one.paths.size() > kMaxEditedPaths ||
         std::any_of(one.paths.begin(), one.paths.end(),
@@ -450,8 +469,10 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     for (const auto& p : one.paths)
       for (std::string dir = parent_folder(p); !dir.empty(); dir = parent_folder(dir))
         folders.insert(dir);
-    for (const auto& dir : folders)
+    for (const auto& dir : folders) {
       wanted.push_back(folder_of(base_of(one), dir));
+      if (one.prev) wanted.push_back(folder_of(one.prev->work_tree, dir)); // (what is edited)
+    }
   }
   TreeListing listing;
   bool read = false;
@@ -462,15 +483,21 @@ std::vector<Result<Captured>> capture_many(const Project& project,
   for (size_t i = 0; i < n; ++i) {
     Capturing& one = all[i];
     if (!one.fast) continue;
-    auto head = listing.find(folder_of(one.c.head, ""));
-    if (!read || head == listing.end() || !head->second) {
+    if (!read) {
       one.fast = false;
       continue;
     }
-    one.c.head_tree = head->second->oid;
-    if (one.index_is_head) one.c.index_tree = one.c.head_tree;
+    if (!one.prev) {
+      auto head = listing.find(folder_of(one.c.head, ""));
+      if (head == listing.end() || !head->second) {
+        one.fast = false;
+        continue;
+      }
+      one.c.head_tree = head->second->oid;
+      if (one.index_is_head) one.c.index_tree = one.c.head_tree;
+    }
     if (one.paths.empty()) {
-      one.c.work_tree = one.c.index_tree;
+      one.c.work_tree = one.prev ? one.prev->work_tree : one.c.index_tree;
       one.c.added.emplace();
       continue;
     }
@@ -491,12 +518,24 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     if (seeds)
       one.changes = stage_paths(*one.w, one.paths, *seeds, one.tiny, project.null_oid().size() / 2,
                                 one.added);
+    // The verdict a look that keeps one leaves: the old one's status restated for the paths
+    // changed since (when it cannot be, none is kept: the next `list` asks git).
+    if (one.by_watcher && counts == Counts::take && one.changes && one.c.unrecordable.empty())
+      if (auto status = restate_status(one.watched.status, one.since, *seeds, *one.changes)) {
+        one.seen = one.watched;
+        one.seen->status = std::move(*status);
+        one.seen->capture.clear();
+      }
   });
   std::vector<TreeEdit> edits;
   std::vector<size_t> edited;
   for (size_t i : staging)
     if (all[i].changes) {
-      edits.push_back(TreeEdit{all[i].c.index_tree, std::move(*all[i].changes), base_of(all[i])});
+      if (all[i].prev)
+        edits.push_back(
+            TreeEdit{all[i].prev->work_tree, std::move(*all[i].changes), all[i].prev->work_tree});
+      else
+        edits.push_back(TreeEdit{all[i].c.index_tree, std::move(*all[i].changes), base_of(all[i])});
       edited.push_back(i);
     }
   if (!edits.empty())
@@ -504,14 +543,18 @@ std::vector<Result<Captured>> capture_many(const Project& project,
       for (size_t k = 0; k < edited.size(); ++k)
         if (auto& tree = (*trees)[k]) {
           all[edited[k]].c.work_tree = *tree;
-          all[edited[k]].c.added = std::move(all[edited[k]].added);
+          // (an edit of the kept work tree does not know them all)
+          if (!all[edited[k]].prev) all[edited[k]].c.added = std::move(all[edited[k]].added);
         }
   // Many paths, or an edit a tree cannot take: staged on a copy of the whole shadow; when that
   // fails too, the slow way.
   util::parallel_for(staging.size(), [&](size_t k) {
     Capturing& one = all[staging[k]];
     if (one.fast && one.c.work_tree.empty()) {
-      if (auto tree = stage_on_shadow(*one.w, *one.shadow, one.paths, one.tiny))
+      // (the shadow holds the index: staged on it, the paths changed since are not all)
+      if (one.prev)
+        one.fast = false;
+      else if (auto tree = stage_on_shadow(*one.w, *one.shadow, one.paths, one.tiny))
         one.c.work_tree = *tree;
       else
         one.fast = false;
@@ -537,6 +580,119 @@ Result<std::string> capture_work_tree_fully(const Project& project, const Worksp
   if (auto made = util::make_dirs(tmp_dir); !made) return fail(ErrorCode::io_error, made.error());
   // (HEAD is not needed, and may point at a branch discard already deleted.)
   return BERTH_TRY(capture_all(project, w, Captured{}, tmp_dir)).work_tree;
+}
+
+namespace {
+
+// The first `n` space-separated fields of a status record, and what follows them (its path).
+std::optional<std::pair<std::vector<std::string>, std::string>> status_fields(const std::string& r,
+                                                                              int n) {
+  std::vector<std::string> fields;
+  size_t at = 0;
+  for (int f = 0; f < n; ++f) {
+    size_t space = r.find(' ', at);
+    if (space == std::string::npos) return std::nullopt;
+    fields.push_back(r.substr(at, space - at));
+    at = space + 1;
+  }
+  return std::make_pair(std::move(fields), r.substr(at));
+}
+
+// Which kind of entry a mode is, as status compares them: a file (either mode), a link, other.
+char kind_of(const std::string& mode) {
+  if (mode == "100644" || mode == "100755") return 'f';
+  if (mode == "120000") return 'l';
+  return '?';
+}
+
+} // namespace
+
+std::optional<std::string> restate_status(const std::string& before,
+                                          const std::vector<std::string>& changed,
+                                          const std::map<std::string, TreeEntry>& index,
+                                          const PathChanges& now) {
+  std::set<std::string> touched(changed.begin(), changed.end());
+  std::string headers;
+  std::map<std::string, std::string> tracked; // path -> its record(s), NUL-terminated
+  std::set<std::string> untracked;
+  auto records = split_z(before);
+  for (size_t i = 0; i < records.size(); ++i) {
+    const std::string& r = records[i];
+    if (r.empty()) continue;
+    if (r[0] == '#') {
+      headers += r + '\0';
+    } else if (r.rfind("? ", 0) == 0) {
+      untracked.insert(r.substr(2));
+    } else if (r[0] == '1' || r[0] == 'u') {
+      auto f = status_fields(r, r[0] == '1' ? 8 : 10);
+      if (!f) return std::nullopt;
+      tracked[f->second] = r + '\0';
+    } else if (r[0] == '2') {
+      auto f = status_fields(r, 9);
+      if (!f || i + 1 >= records.size()) return std::nullopt;
+      const std::string& from = records[++i];
+      if (touched.contains(from)) return std::nullopt;
+      tracked[f->second] = r + '\0' + from + '\0';
+    } else {
+      return std::nullopt; // ("!": not asked for)
+    }
+  }
+  for (const auto& p : touched) {
+    auto w = now.find(p);
+    auto line = tracked.find(p);
+    if (w == now.end()) {
+      // Neither staged nor named before: a new file git ignores (or one gone again).
+      if (line != tracked.end() || untracked.contains(p)) return std::nullopt;
+      continue;
+    }
+    const std::optional<TreeEntry>& file = w->second;
+    if (file && kind_of(file->mode) == '?') return std::nullopt;
+    // Its index side: the record's (HEAD's and the index's entries and how they differ), else
+    // the index's entry, the same as HEAD's.
+    std::string x = ".", mode_head, mode_index, oid_head, oid_index;
+    if (line != tracked.end()) {
+      auto f = status_fields(line->second.substr(0, line->second.size() - 1), 8);
+      if (line->second[0] != '1' || !f || f->first[1].size() != 2 || f->first[2] != "N...")
+        return std::nullopt;
+      x = f->first[1].substr(0, 1);
+      // (a staged deletion has no index entry; an intent-to-add one none with content)
+      if (x == "D" || f->first[1][1] == 'A') return std::nullopt;
+      mode_head = f->first[3], mode_index = f->first[4];
+      oid_head = f->first[6], oid_index = f->first[7];
+    } else if (auto entry = index.find(p); entry != index.end()) {
+      mode_head = mode_index = entry->second.mode;
+      oid_head = oid_index = entry->second.oid;
+    } else {
+      // Not in the index: untracked while it is there.
+      if (file)
+        untracked.insert(p);
+      else
+        untracked.erase(p);
+      continue;
+    }
+    if (kind_of(mode_index) == '?') return std::nullopt;
+    untracked.erase(p);
+    char y = '.';
+    if (!file)
+      y = 'D';
+    else if (kind_of(file->mode) != kind_of(mode_index))
+      y = 'T';
+    else if (file->mode != mode_index || file->oid != oid_index)
+      y = 'M';
+    if (x == "." && y == '.') {
+      tracked.erase(p);
+      continue;
+    }
+    tracked[p] = fmt::format("1 {}{} N... {} {} {} {} {} {}", x, y, mode_head, mode_index,
+                             file ? file->mode : std::string("000000"), oid_head, oid_index, p) +
+                 '\0';
+  }
+  std::string out = headers;
+  for (const auto& [path, record] : tracked)
+    out += record;
+  for (const auto& path : untracked)
+    out += "? " + path + '\0';
+  return out;
 }
 
 bool has_identity(const Project& project) {

@@ -66,6 +66,19 @@ make_commit(const Project& project, const std::string& tree,
             const std::vector<std::string>& parents, const std::string& message,
             const std::map<std::string, std::optional<std::string>>& author = {});
 
+/// What `git status --porcelain=v2 -z --branch --untracked-files=all` says now, told from what it
+/// said before (`before`) while the index, HEAD, configuration and ignore rules stayed the same
+/// and only the work-tree paths `changed` may differ: `index` holds the index's entries of those
+/// paths (the ones it has), `now` their work-tree entries as git stages them (nullopt: no file);
+/// a changed path in neither `now` nor `before` is one git ignores. Each changed path's line is
+/// made anew (its index side kept, its work-tree side compared), the others are kept as they
+/// were. Nullopt where that cannot be told this way: a changed path that is a rename, a
+/// conflict, a staged deletion, an intent-to-add entry or a submodule, or that `now` lacks.
+std::optional<std::string> restate_status(const std::string& before,
+                                          const std::vector<std::string>& changed,
+                                          const std::map<std::string, TreeEntry>& index,
+                                          const PathChanges& now);
+
 /// Whether git knows who the user is (user.name / user.email or the environment).
 bool has_identity(const Project& project);
 

@@ -370,6 +370,7 @@ std::optional<WatchedLook> look_by_watcher(const Project& project, const Workspa
   }
   seen.since = std::move(since->paths);
   seen.verdict = std::move(*since->old);
+  seen.token = std::move(fresh.token);
   return seen;
 }
 

@@ -74,6 +74,9 @@ struct WatchedLook {
   /// The paths the watcher saw change since (files, links; never a folder). Those the index
   /// does not hold and the verdict did not name may be ignored: the caller asks git's rules.
   std::vector<std::string> since;
+  /// The watcher's token taken now, before the caller looks: a verdict the caller makes of what
+  /// it finds (restate_status) is saved with it.
+  std::string token;
 };
 std::optional<WatchedLook> look_by_watcher(const Project& project, const Workspace& workspace,
                                            const Shadow& shadow);

@@ -225,8 +225,25 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
       }
     }
   }
-  // Bottom up, one depth at a time for every edit: the folders of that depth written in one
-  // hash-object call, then each hung in its parent (or dropped from there when it became empty).
+  // Bottom up, one depth at a time for every edit: the folders of that depth written together,
+  // then each hung in its parent (or dropped from there when it became empty). One hash-object
+  // for all depths, in conversation: it names each tree as it writes it (a line each), and the
+  // next depth is sent once the last one's names are in.
+  GitCall write{{"--git-dir=" + git_dir, "hash-object", "-w", "-t", "tree", "--stdin-paths"},
+                git_dir,
+                {},
+                {},
+                {}};
+  std::optional<util::Child> writer;
+  // (its end: waited for; what it said when it failed, for the error)
+  auto finish = [&]() -> Result<void> {
+    if (!writer) return {};
+    auto ended = writer->communicate();
+    writer.reset();
+    if (!ended) return fail(ErrorCode::git_failed, "git hash-object: " + ended.error());
+    if (!ended->ok()) return tl::unexpected(git_error(write, *ended));
+    return {};
+  };
   static std::atomic<int> counter{0};
   int batch = ++counter;
   size_t deepest = 0;
@@ -240,11 +257,6 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
     };
     std::vector<Level> levels;
     Scratch files;
-    GitCall write{{"--git-dir=" + git_dir, "hash-object", "-w", "-t", "tree", "--stdin-paths"},
-                  git_dir,
-                  {},
-                  {},
-                  {}};
     for (size_t k = 0; k < edits.size(); ++k) {
       Editing& e = all[k];
       if (!e.possible) continue;
@@ -269,16 +281,26 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
       }
       if (e.possible) levels.push_back(std::move(level));
     }
+    std::string paths;
     size_t count = 0;
     for (const auto& level : levels)
       for (const auto& file : level.files) {
-        write.input += file + "\n";
+        paths += file + "\n";
         ++count;
       }
     std::vector<std::string> oids;
     if (count > 0) {
-      oids = split_lines(BERTH_TRY(git(write)).out);
-      if (oids.size() != count) return results;
+      if (!writer) writer.emplace(BERTH_TRY(git_start(write)));
+      bool sent = writer->send(paths);
+      for (size_t i = 0; sent && i < count; ++i) {
+        auto oid = writer->read_line();
+        if (!oid) break;
+        oids.push_back(std::move(*oid));
+      }
+      if (oids.size() != count) {
+        BERTH_TRY(finish()); // (says why git stopped)
+        return results;
+      }
     }
     size_t next = 0;
     for (const auto& level : levels) {
@@ -310,6 +332,7 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
       }
     }
   }
+  BERTH_TRY(finish());
   return results;
 }
 

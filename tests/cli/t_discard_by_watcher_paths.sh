@@ -8,56 +8,7 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/watch_helpers.sh"
 make_repo app
-printf 'build/\n*.log\nnode_modules/\n' >.gitignore
-echo 'kept log' >keep.log && git add -f keep.log # tracked although it matches .gitignore
-echo old >gone.txt
-echo 'back again' >reverted.txt
-git add -A && git commit -q -m "more files"
-
-# Round one, before the `list` that keeps the verdict: changes it names, and ignored folders
-# that exist from then on.
-round_one() {
-  echo 'staged' >>docs/guide.md && git add docs/guide.md # staged, modified again below
-  echo ita >ita.txt && git add -N ita.txt                # intent to add
-  echo dirty >>reverted.txt                              # dirty then, reverted below
-  echo 'untracked then' >early.txt                       # untracked then, changed below
-  mkdir -p build node_modules/pkg && echo obj >build/out.o && echo m >node_modules/pkg/i.js
-}
-# Round two, after it: file-level changes only (no folder made or removed, no ignore file).
-round_two() {
-  echo more >>README.md                                  # modified
-  printf 'X' | dd of=src/main.c bs=1 seek=0 conv=notrunc status=none # same-size edit
-  rm gone.txt                                            # deleted
-  echo 'then modified again' >>docs/guide.md             # staged, then modified
-  echo 'in ita' >>ita.txt
-  echo 'back again' >reverted.txt                        # reverted to HEAD's content
-  echo 'and now' >>early.txt
-  echo new >src/lib/new.c                                # untracked, in a folder of the tree
-  echo space >"with space.txt"                           # awkward names
-  echo unicode >"ünïcødé ✓.txt"
-  echo tab >"tab	name.txt"
-  : >empty.txt
-  ln -s README.md newlink                                # a symlink added
-  ln -sfn src/main.c GUIDE                               # a symlink changed
-  chmod +x src/lib/util.c                                # exec bit on
-  chmod -x bin/run.sh                                    # exec bit off
-  echo 'more log' >>keep.log                             # tracked and ignored: saved
-  echo ignored >new.log                                  # ignored: not saved
-  echo obj2 >build/out2.o                                # in an ignored folder: not saved
-  echo m2 >node_modules/pkg/j.js
-  echo brief >brief.txt && rm brief.txt                  # came and went
-}
-
-# digest_unignored DIR: tree_digest's, leaving out the ignored files (which are not saved), without
-# touching the tree (moving them away and back would be changes of folders the watcher reports).
-digest_unignored() {
-  (
-    cd "$1"
-    local prune=(-path ./.git -o -path ./build -o -path ./node_modules -o -path ./new.log)
-    find . \( "${prune[@]}" \) -prune -o ! -type d -printf '%y %m %p -> %l\n' | LC_ALL=C sort
-    find . \( "${prune[@]}" \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum
-  ) | sha256sum | cut -d' ' -f1
-}
+file_level_repo
 
 # snapshot NAME CONFIG...: both rounds in a new workspace NAME, then its discard with CONFIG.
 snapshot() {

@@ -1,5 +1,6 @@
 // Parsers of git's machine-readable outputs, on literal strings and on outputs captured from the
 // installed git in scratch repositories.
+#include "core/capture.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
 #include "util/atomic_file.hpp"
@@ -762,4 +763,72 @@ TEST(IndexFile, ReadAsLsFilesListsIt) {
   EXPECT_FALSE(berth::parse_index(*bytes, 32)) << "not a sha256 index";
   EXPECT_FALSE(berth::parse_index("", 20));
   EXPECT_FALSE(berth::parse_index("DIRC", 20));
+}
+
+// ---- a status restated from the watcher's paths (capture.cpp) ---------------------------------
+
+namespace {
+
+const std::string kH = std::string(40, 'a'), kI = std::string(40, 'b'), kW = std::string(40, 'c');
+
+berth::TreeEntry entry(const std::string& mode, const std::string& oid) {
+  return berth::TreeEntry{mode, {}, oid};
+}
+
+} // namespace
+
+TEST(RestateStatus, EachChangedPathAnewTheOthersAsTheyWere) {
+  std::string before =
+      z({"# branch.oid " + kH, "# branch.head main",
+         "1 M. N... 100644 100644 100644 " + kH + " " + kI + " staged.txt",
+         "1 .M N... 100644 100644 100644 " + kH + " " + kH + " dirty.txt",
+         "1 .M N... 100644 100644 100644 " + kH + " " + kH + " kept.txt", "? old-untracked.txt"});
+  std::map<std::string, berth::TreeEntry> index{{"clean.txt", entry("100644", kH)},
+                                                {"link", entry("120000", kH)}};
+  berth::PathChanges now{{"staged.txt", entry("100644", kW)},  // staged, then modified
+                         {"dirty.txt", entry("100644", kH)},   // back to the index's
+                         {"clean.txt", std::nullopt},          // deleted
+                         {"link", entry("100644", kW)},        // a link become a file
+                         {"new.txt", entry("100755", kW)},     // new
+                         {"old-untracked.txt", std::nullopt}}; // gone
+  auto restated = berth::restate_status(before,
+                                        {"staged.txt", "dirty.txt", "clean.txt", "link", "new.txt",
+                                         "old-untracked.txt", "ignored.log"},
+                                        index, now);
+  ASSERT_TRUE(restated);
+  EXPECT_EQ(*restated,
+            z({"# branch.oid " + kH, "# branch.head main",
+               "1 .D N... 100644 100644 000000 " + kH + " " + kH + " clean.txt",
+               "1 .M N... 100644 100644 100644 " + kH + " " + kH + " kept.txt",
+               "1 .T N... 120000 120000 100644 " + kH + " " + kH + " link",
+               "1 MM N... 100644 100644 100644 " + kH + " " + kI + " staged.txt", "? new.txt"}));
+  auto summary = berth::parse_status_v2(*restated);
+  EXPECT_EQ(summary.staged, 1);
+  EXPECT_EQ(summary.modified, 4);
+  EXPECT_EQ(summary.untracked, 1);
+}
+
+TEST(RestateStatus, WhatItCannotTellIsLeftToGit) {
+  std::string rename =
+      z({"2 R. N... 100644 100644 100644 " + kH + " " + kH + " R100 to.txt", "from.txt"});
+  std::string deleted =
+      z({"1 D. N... 100644 000000 000000 " + kH + " " + std::string(40, '0') + " gone.txt"});
+  std::string intent = z({"1 .A N... 000000 000000 100644 " + std::string(40, '0') + " " +
+                          std::string(40, '0') + " ita.txt"});
+  std::string submodule = z({"1 .M SC.. 160000 160000 160000 " + kH + " " + kH + " sub"});
+  berth::PathChanges any{{"to.txt", entry("100644", kW)},
+                         {"from.txt", std::nullopt},
+                         {"gone.txt", entry("100644", kW)},
+                         {"ita.txt", entry("100644", kW)},
+                         {"sub", entry("100644", kW)}};
+  EXPECT_FALSE(berth::restate_status(rename, {"to.txt"}, {}, any)) << "a rename's new path";
+  EXPECT_FALSE(berth::restate_status(rename, {"from.txt"}, {}, any)) << "a rename's old path";
+  EXPECT_TRUE(berth::restate_status(rename, {"other.txt"}, {}, {{"other.txt", std::nullopt}}))
+      << "a rename not touched is kept";
+  EXPECT_FALSE(berth::restate_status(deleted, {"gone.txt"}, {}, any)) << "a staged deletion";
+  EXPECT_FALSE(berth::restate_status(intent, {"ita.txt"}, {}, any)) << "intent to add";
+  EXPECT_FALSE(berth::restate_status(submodule, {"sub"}, {}, any)) << "a submodule";
+  EXPECT_FALSE(berth::restate_status(z({"! ignored"}), {}, {}, {})) << "an ignored line";
+  EXPECT_FALSE(berth::restate_status(z({"? named.txt"}), {"named.txt"}, {}, {}))
+      << "a named path not staged";
 }
