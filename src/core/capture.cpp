@@ -498,7 +498,7 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     }
     if (one.paths.empty()) {
       one.c.work_tree = one.prev ? one.prev->work_tree : one.c.index_tree;
-      one.c.added.emplace();
+      if (!one.prev) one.c.added.emplace(); // (the kept work tree's are not known)
       continue;
     }
     one.tiny = util::join(tmp_dir, fmt::format("tiny.{}.{}", ::getpid(), ++counter));
@@ -552,9 +552,9 @@ std::vector<Result<Captured>> capture_many(const Project& project,
     Capturing& one = all[staging[k]];
     if (one.fast && one.c.work_tree.empty()) {
       // (the shadow holds the index: staged on it, the paths changed since are not all)
-      if (one.prev)
-        one.fast = false;
-      else if (auto tree = stage_on_shadow(*one.w, *one.shadow, one.paths, one.tiny))
+      std::optional<std::string> tree;
+      if (!one.prev) tree = stage_on_shadow(*one.w, *one.shadow, one.paths, one.tiny);
+      if (tree)
         one.c.work_tree = *tree;
       else
         one.fast = false;

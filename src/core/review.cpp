@@ -318,6 +318,7 @@ diff_reusing_sections(const Project& project, const DiffCache& cache,
     batch.input = input_of(pairs);
     auto out = BERTH_TRY(git(batch)).out;
     std::vector<std::string> wanted;
+    wanted.reserve(pairs.size());
     for (size_t i : pairs)
       wanted.push_back(headers[i]);
     std::vector<std::optional<TreeDiff>> got(pairs.size());
@@ -377,6 +378,7 @@ diff_reusing_sections(const Project& project, const DiffCache& cache,
     redo.insert(redo.end(), partial.begin(), partial.end());
   } else if (!partial.empty()) {
     std::vector<std::string> pathspec;
+    pathspec.reserve(fresh.size());
     for (const auto& p : fresh)
       pathspec.push_back(":(literal)" + p);
     auto got = BERTH_TRY(diff_pairs(partial, pathspec));
@@ -460,6 +462,7 @@ Result<void> fill_diffs(const Project& project, const std::vector<Diff*>& diffs)
       at = nl + 1;
     }
     std::vector<std::string> headers;
+    headers.reserve(missing.size());
     for (const auto& [from, to] : missing)
       headers.push_back(tree_of[from] + " " + to);
     std::vector<std::string> bodies(missing.size());
