@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -359,8 +360,20 @@ tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
     argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
 
+  // A process the kernel cannot make now (EAGAIN: the user's process limit, RLIMIT_NPROC, or the
+  // system's reached) is asked for again a few times over about a second: the limit is usually
+  // reached for a moment (a command's tree being reaped, other processes of the same user), and
+  // the call may be the one that ends a session or records the agent's work.
+  constexpr int kSpawnTries = 8;
+  auto backoff = [](int attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 << attempt)); // 5 ms ... 640 ms
+  };
   if (needs_fork) {
     auto pid = fork_exec(options, in.read, out.write, err.write, argv.data(), envp.data());
+    for (int attempt = 0; !pid && pid.error() == EAGAIN && attempt < kSpawnTries; ++attempt) {
+      backoff(attempt);
+      pid = fork_exec(options, in.read, out.write, err.write, argv.data(), envp.data());
+    }
     if (!pid) return fail(std::strerror(pid.error()));
     close_fd(in.read);
     close_fd(out.write);
@@ -401,6 +414,10 @@ tl::expected<Child, std::string> spawn(const SpawnOptions& options) {
 
   pid_t pid = -1;
   int rc = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  for (int attempt = 0; rc == EAGAIN && attempt < kSpawnTries; ++attempt) {
+    backoff(attempt);
+    rc = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {
