@@ -73,7 +73,7 @@ std::optional<Strategy> parse_strategy(std::string_view text) {
 Result<std::vector<PathChange>> path_changes(const Project& project, const std::string& from,
                                              const std::string& to) {
   auto raw = BERTH_TRY(
-      git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", "--no-renames", from, to})));
+      git(tree_diff_call(project, {"diff-tree", "-r", "-z", "--raw", "--no-renames", from, to})));
   std::vector<PathChange> out;
   for (const auto& c : parse_diff_raw(raw.out)) {
     auto zero = [](const std::string& oid) {

@@ -20,6 +20,7 @@
 #include "core/shadow.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
+#include "core/watch.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/dir.hpp"
@@ -40,6 +41,7 @@
 #include <thread>
 #include <tuple>
 #include <unistd.h>
+#include <utility>
 
 namespace berth {
 
@@ -50,7 +52,9 @@ namespace {
 // (tree, index, branch) is all there to take it again; a snapshot that cannot be made whole is
 // dropped (a ref to missing objects also breaks the user's next gc) and the discard stops before
 // anything is deleted.
-Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w, Content content) {
+// `trees` (when given) gets the snapshot's trees and its base's when the first check read them.
+Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w, Content content,
+                                     std::optional<SnapshotTrees>* trees = nullptr) {
   constexpr int kAttempts = 4;
   Result<Snapshot> snap = fail(ErrorCode::git_failed, "no snapshot taken");
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
@@ -63,6 +67,15 @@ Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w,
     snap = take_snapshot(project, w, content);
     // The user's hook said no: asking again gets the same answer.
     if (!snap && snap.error().code == ErrorCode::hook_refused) return snap;
+    // Checked as discard_workspaces checks its batch (three git calls, which read the trees
+    // note_what_was_saved wants); when that finds something missing or cannot say, once more on
+    // its own, which tells what is missing.
+    if (snap && trees) {
+      if (auto read = snapshots_complete(project, {&*snap}); read && read->size() == 1) {
+        *trees = std::move(read->front());
+        return snap;
+      }
+    }
     std::optional<Error> why;
     if (snap && snapshot_complete(project, snap->commit, &why)) return snap;
     if (snap) {
@@ -78,6 +91,50 @@ Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w,
     }
   }
   return snap;
+}
+
+// Whether the tree holds ignored files but set-up's, from its birth (TreeBirth): among the paths
+// the watcher saw change since and those that left the index since, not by a walk of the tree.
+// Nullopt when that cannot be told (no birth kept, the watcher cannot name the paths, set-up's
+// paths narrower than then, too many paths): the caller walks.
+std::optional<bool>
+ignored_since_birth(const Project& project, const Workspace& w,
+                    const std::function<std::vector<std::string>()>& setup_paths_of) {
+  constexpr size_t kMostPaths = 512; // a pathspec each: beyond, the walk is as quick
+  auto birth = birth_of(project, w);
+  if (!birth) return std::nullopt;
+  auto root = util::real_path(w.path);
+  if (!root) return std::nullopt;
+  // Paths that left the index since (untracked now, unchanged in the tree) read meanwhile.
+  auto left = std::async(std::launch::async, [&] {
+    GitCall call = workspace_call(w, {"diff-index", "--cached", "-z", "--name-only", "--no-renames",
+                                      "--diff-filter=D", birth->commit, "--"});
+    call.env["GIT_OPTIONAL_LOCKS"] = "0";
+    return git_status_of(call);
+  });
+  auto answer = watch_ask(project.common_dir(), "since\t" + *root + "\t" + birth->token);
+  auto removed = left.get();
+  if (!answer || !removed || !removed->ok()) return std::nullopt;
+  std::vector<std::string> setup = setup_paths_of();
+  for (const auto& then : birth->setup_paths)
+    if (std::find(setup.begin(), setup.end(), then) == setup.end()) return std::nullopt;
+  // What set-up made whole since (a clone at the take) is set-up's: not looked at.
+  std::vector<std::string> paths;
+  auto consider = [&](std::string path) {
+    if (!made_whole_by_setup(path, setup)) paths.push_back(std::move(path));
+  };
+  bool first = true;
+  for (auto& path : split_z(*answer)) {
+    if (std::exchange(first, false)) continue; // the new token
+    if (path == "/") return std::nullopt;      // anything may have changed
+    // A folder's files are named too (made, or moved in, with all it holds).
+    if (!path.empty() && path.back() != '/') consider(std::move(path));
+  }
+  for (auto& path : split_z(removed->out))
+    consider(std::move(path));
+  if (paths.size() > kMostPaths) return std::nullopt;
+  return any_untracked(w.git_dir, w.path, [&] { return setup; }, project.setup_source(),
+                       {.ignored_only = true, .paths = std::move(paths)});
 }
 
 } // namespace
@@ -321,9 +378,10 @@ std::string branch_tip(const Project& project, const Workspace& w) {
   return {};
 }
 
-Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present) {
+Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present,
+                                      std::optional<SnapshotTrees>* trees) {
   Content content = present ? Content::work_tree : Content::commits_only;
-  auto snap = BERTH_TRY(take_whole_snapshot(project, w, content));
+  auto snap = BERTH_TRY(take_whole_snapshot(project, w, content, trees));
   test_kill_at("discard-snapshot");
   return snap;
 }
@@ -489,8 +547,11 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   // tree is walked once, not twice; only --no-trash needs a status first.
   WorkspaceStatus before =
       present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
-  BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
   std::string tip = branch_tip(project, w);
+  if (tip.empty()) {
+    BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
+    tip = branch_tip(project, w);
+  }
   d.unsaved_work = before.dirty || before.ahead > 0 || (!tip.empty() && tip != w.base);
   // A directory gone: its submodules' commits may still be in its admin dir, going with it.
   if (!present && trash == Trash::no && !d.unsaved_work)
@@ -527,15 +588,15 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   std::future<bool> any_ignored;
   if (background)
     any_ignored = std::async(std::launch::async, [&w, &project] {
-      return has_ignored(
-          w.git_dir, w.path,
-          [&] { return with_setup_made(setup_made_paths(project), w.setup_made); },
-          project.setup_source());
+      auto setup_paths = [&] { return with_setup_made(setup_made_paths(project), w.setup_made); };
+      if (auto seen = ignored_since_birth(project, w, setup_paths)) return *seen;
+      return has_ignored(w.git_dir, w.path, setup_paths, project.setup_source());
     });
 
   if (trash == Trash::yes) {
-    d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present));
-    note_what_was_saved(project, w, *d.snapshot, present, symlinked, d);
+    std::optional<SnapshotTrees> trees;
+    d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present, &trees));
+    note_what_was_saved(project, w, *d.snapshot, present, symlinked, d, trees ? &*trees : nullptr);
   }
   if (ignored.valid()) {
     auto counted = ignored.get();

@@ -10,6 +10,7 @@
 
 #include "berth/berth.hpp"
 #include "core/registry.hpp"
+#include "core/trash.hpp"
 
 #include <optional>
 #include <string>
@@ -83,7 +84,9 @@ std::string branch_tip(const Project& project, const Workspace& w);
 /// The snapshot (refs/berth/trash/...) of everything the workspace holds, checked whole: this is
 /// what `berth restore` brings back, taken before anything is removed. A crash after it leaves
 /// the workspace whole and its snapshot in the trash (a second discard takes another).
-Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present);
+/// `trees`, when given, gets the snapshot's trees and its base's if the check read them.
+Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present,
+                                      std::optional<SnapshotTrees>* trees = nullptr);
 
 /// Move the tree aside into its root's `.trash` (a rename, named after the snapshot so that the
 /// deleter knows which snapshot it belongs to), its HEAD detached so that it lets go of the

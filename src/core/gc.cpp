@@ -15,6 +15,7 @@
 #include "core/registry.hpp"
 #include "core/roots.hpp"
 #include "core/setup.hpp"
+#include "core/shadow.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
 #include "core/watch.hpp"
@@ -35,6 +36,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -215,7 +217,7 @@ SnapshotContents snapshot_contents(const Project& project, const Snapshot& s) {
   if (commits && commits->ok()) c.commits = std::strtoll(commits->out.c_str(), nullptr, 10);
   // The files that differ from the base, with their size in the snapshot (what restoring brings
   // back that the base does not have).
-  auto changed = git_status_of(repo_call(
+  auto changed = git_status_of(tree_diff_call(
       project, {"diff-tree", "-r", "-z", "--no-renames", "--name-only", s.base, s.commit}));
   if (!changed || !changed->ok()) return c;
   GitCall sizes = repo_call(project, {"cat-file", "--batch-check=%(objectsize)", "--buffer"});
@@ -511,8 +513,7 @@ std::string ago(int64_t seconds) {
 
 // A shadow index file's workspace slug: its name without the suffix shadow.cpp gives it.
 std::string shadow_stem(const std::string& file) {
-  for (const char* suffix : {".guard", ".index", ".key", ".verdict", ".tree"}) {
-    std::string_view s(suffix);
+  for (std::string_view s : kShadowSuffixes) {
     if (file.size() > s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0)
       return file.substr(0, file.size() - s.size());
   }

@@ -204,7 +204,7 @@ Result<std::vector<FileEntry>> tree_files(GitCall ls, const std::string& tree) {
 Result<std::vector<FileEntry>> untracked_files(const Project& project,
                                                const std::string& index_tree,
                                                const std::string& work_tree) {
-  auto raw = BERTH_TRY(git(repo_call(
+  auto raw = BERTH_TRY(git(tree_diff_call(
       project, {"diff-tree", "-r", "-z", "--raw", "--no-renames", index_tree, work_tree})));
   std::vector<FileEntry> files;
   for (const auto& c : parse_diff_raw(raw.out))
@@ -644,8 +644,8 @@ Result<GitlinkCheck> check_gitlinks(const Project& project, const Workspace& w, 
                               n.path));
     warnings.push_back(fmt::format("nested repository {} has no commit: it does not land", n.path));
   }
-  auto raw =
-      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, now.work_tree})));
+  auto raw = BERTH_TRY(
+      git(tree_diff_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, now.work_tree})));
   auto changes = parse_diff_raw(raw.out);
   if (std::none_of(changes.begin(), changes.end(),
                    [](const RawChange& c) { return c.new_mode == "160000"; }))
@@ -754,7 +754,7 @@ gitlinks_committed(const Project& project,
     if (fresh) input += head + " " + base + "\n";
   }
   if (input.empty()) return found;
-  GitCall diff = repo_call(project, {"diff-tree", "--stdin", "-r", "-z", "--raw"});
+  GitCall diff = tree_diff_call(project, {"diff-tree", "--stdin", "-r", "-z", "--raw"});
   diff.input = input;
   auto diffed = git_status_of(diff);
   if (!diffed || !diffed->ok()) return std::nullopt;
@@ -808,7 +808,8 @@ Result<std::string> save_nested(const Project& project, const Workspace& w,
       recorded[path].push_back(commit);
     }
   } else if (!head.empty() && head != w.base) {
-    auto raw = BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, head})));
+    auto raw =
+        BERTH_TRY(git(tree_diff_call(project, {"diff-tree", "-r", "-z", "--raw", w.base, head})));
     for (const auto& c : parse_diff_raw(raw.out))
       if (c.new_mode == "160000") {
         paths.push_back(c.path);

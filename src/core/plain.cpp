@@ -328,7 +328,7 @@ Result<void> refuse_interrupted(const Project& project, const char* hint) {
 Result<std::set<std::string>> paths_between(const Project& project, const std::string& a,
                                             const std::string& b) {
   auto out = BERTH_TRY(
-      git(repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b})));
+      git(tree_diff_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b})));
   std::set<std::string> paths;
   for (auto& p : split_z(out.out))
     if (!p.empty()) paths.insert(p);
@@ -379,7 +379,7 @@ using Changes = std::map<std::string, RawChange>;
 Result<Changes> changes_of(const Project& project, const std::string& base,
                            const std::string& now) {
   auto out =
-      BERTH_TRY(git(repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", base, now})));
+      BERTH_TRY(git(tree_diff_call(project, {"diff-tree", "-r", "-z", "--no-renames", base, now})));
   Changes changes;
   for (auto& c : parse_diff_raw(out.out))
     changes.emplace(c.path, std::move(c));

@@ -180,6 +180,13 @@ void note_settled(const Project& project, SlotRecord& r) {
   w.path = *root;
   w.git_dir = r.slot.git_dir;
   (void)prime_shadow(project, w);
+  // Its birth, for the discard of the workspace made of it: with no untracked file but set-up's
+  // now, its ignored files then are among the paths changed since (a walk of the tree here saves
+  // one there).
+  std::vector<std::string> setup = with_setup_made(setup_made_paths(project), r.prepared);
+  auto untracked = any_untracked(r.slot.git_dir, *root, [&] { return setup; },
+                                 project.setup_source(), {.ignored_only = false, .paths = {}});
+  if (untracked && !*untracked) note_birth(project, w, {r.watch_token, r.slot.commit, setup});
 }
 
 // Whether the slot is still exactly as it was settled: a command (or anyone) that wrote into it

@@ -14,7 +14,9 @@
 #include <fmt/format.h>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -469,8 +471,34 @@ std::optional<std::string> index_tree(const Project& project, const Workspace& w
 
 void discard_shadow(const Project& project, const Workspace& w) {
   std::string base = util::join(shadow_dir(project), name_slug(w.name));
-  for (const char* suffix : {".key", ".index", ".verdict", ".tree"})
-    ::unlink((base + suffix).c_str());
+  for (std::string_view suffix : kShadowSuffixes)
+    if (suffix != ".guard") ::unlink((base + std::string(suffix)).c_str());
+}
+
+void note_birth(const Project& project, const Workspace& w, const TreeBirth& birth) {
+  if (birth.token.empty() || birth.commit.empty() || !util::make_dirs(shadow_dir(project))) return;
+  nlohmann::json j = {
+      {"token", birth.token}, {"commit", birth.commit}, {"setup_paths", birth.setup_paths}};
+  (void)util::write_file_atomic(util::join(shadow_dir(project), name_slug(w.name) + ".birth"),
+                                j.dump() + "\n");
+}
+
+std::optional<TreeBirth> birth_of(const Project& project, const Workspace& w) {
+  auto text = util::read_file(util::join(shadow_dir(project), name_slug(w.name) + ".birth"));
+  if (!text) return std::nullopt;
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  TreeBirth birth;
+  birth.token = j.value("token", std::string());
+  birth.commit = j.value("commit", std::string());
+  auto paths = j.find("setup_paths");
+  if (birth.token.empty() || birth.commit.empty() || paths == j.end() || !paths->is_array())
+    return std::nullopt;
+  for (const auto& path : *paths) {
+    if (!path.is_string()) return std::nullopt;
+    birth.setup_paths.push_back(path.get<std::string>());
+  }
+  return birth;
 }
 
 bool prime_shadow(const Project& project, const Workspace& w) {
@@ -500,6 +528,8 @@ void hand_over_shadow(const Project& project, const Workspace& from, const Works
   // What a previous workspace of that name left goes first (discard removes it; a crash may not
   // have); the key last, so a crash half-way leaves a shadow that is not trusted.
   discard_shadow(project, to);
+  // The birth holds whatever became of the index: it names the tree (by the watcher's root).
+  (void)::rename((source + ".birth").c_str(), (target + ".birth").c_str());
   if (good && ::rename((source + ".index").c_str(), (target + ".index").c_str()) == 0) {
     (void)::rename((source + ".tree").c_str(), (target + ".tree").c_str());
     (void)util::write_file_atomic(target + ".key", *key);

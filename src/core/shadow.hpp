@@ -10,8 +10,10 @@
 #include "core/porcelain.hpp"
 #include "util/file_lock.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace berth {
 
@@ -25,6 +27,11 @@ struct Shadow {
 /// the watcher is off (watch.enabled = false), the workspace has submodules (git's fsmonitor does
 /// not look inside them), or it has no index yet.
 std::optional<Shadow> open_shadow(const Project& project, const Workspace& workspace);
+
+/// The files of a workspace's shadow: `<slug>` and one of these (gc tells orphans by them). All
+/// but the guard go with discard_shadow.
+inline constexpr std::array<const char*, 6> kShadowSuffixes{".guard",   ".index", ".key",
+                                                            ".verdict", ".tree",  ".birth"};
 
 /// Drop a shadow git could not read (a crash mid-copy): the next open copies it afresh.
 void discard_shadow(const Project& project, const Workspace& workspace);
@@ -41,6 +48,20 @@ bool prime_shadow(const Project& project, const Workspace& workspace);
 /// still mirroring the index while that is the same file. The watcher follows the renamed tree
 /// (by its inode), so the token in the shadow stays good. Nothing when the slot has none.
 void hand_over_shadow(const Project& project, const Workspace& from, const Workspace& to);
+
+/// A tree's birth as the watcher saw it (a pool slot settled), kept only when the tree then held
+/// no untracked file but set-up's: the watcher's token, the commit checked out, and set-up's paths
+/// then. Every untracked file the tree holds later was made or changed since (the watcher names
+/// it), or left the index since (tracked in that commit), or lies under set-up's paths: a discard
+/// looks for ignored files there instead of walking the whole tree. Kept beside the shadow, handed
+/// over with it, dropped with it.
+struct TreeBirth {
+  std::string token;
+  std::string commit;
+  std::vector<std::string> setup_paths;
+};
+void note_birth(const Project& project, const Workspace& workspace, const TreeBirth& birth);
+std::optional<TreeBirth> birth_of(const Project& project, const Workspace& workspace);
 
 /// Make `call`, a git call in a workspace, use `index` and consult the watcher.
 void use_watcher(const Project& project, GitCall& call, const std::string& index);

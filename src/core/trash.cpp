@@ -567,6 +567,10 @@ bool still_the_copy(const struct stat& st, const std::string& source, const std:
 
 } // namespace
 
+bool made_whole_by_setup(std::string_view path, const std::vector<std::string>& setup_paths) {
+  return setup_place(path, setup_paths) == SetupPlace::whole;
+}
+
 IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
                                  const std::vector<std::string>& setup_paths,
                                  const std::string& source) {
@@ -589,21 +593,30 @@ IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& 
   return found;
 }
 
-bool has_ignored(const std::string& git_dir, const std::string& work_tree,
-                 const std::function<std::vector<std::string>()>& setup_paths_of,
-                 const std::string& source) {
+std::optional<bool> any_untracked(const std::string& git_dir, const std::string& work_tree,
+                                  const std::function<std::vector<std::string>()>& setup_paths_of,
+                                  const std::string& source, const UntrackedQuery& query) {
   auto args = workspace_git_args(git_dir, work_tree);
-  for (const char* a : {"ls-files", "-z", "--others", "--ignored", "--exclude-standard",
-                        "--directory", "--no-empty-directory"})
+  for (const char* a : {"ls-files", "-z", "--others", "--directory", "--no-empty-directory"})
     args.push_back(a);
-  auto listed = git_status_of(GitCall{args, work_tree, {}, {}, util::Stream::pipe});
-  if (!listed || !listed->ok()) return true;
+  if (query.ignored_only) args.insert(args.end(), {"--ignored", "--exclude-standard"});
+  if (query.paths) {
+    if (query.paths->empty()) return false;
+    // git walks only the folders on the way to them.
+    args.push_back("--");
+    for (const auto& path : *query.paths)
+      args.push_back(":(literal)" + path);
+  }
+  GitCall call{args, work_tree, {}, {}, util::Stream::pipe};
+  call.env["GIT_OPTIONAL_LOCKS"] = "0";
+  auto listed = git_status_of(call);
+  if (!listed || !listed->ok()) return std::nullopt;
   if (listed->out.empty()) return false;
   const std::vector<std::string> setup_paths = setup_paths_of();
-  // An entry is a file or the highest ignored folder ("node_modules/"): one at or beneath a
-  // set-up path is set-up's; one above it (a folder holding more) still counts. One in a folder
-  // set-up copied file by file is set-up's only if its files are still the copies: those are
-  // compared one by one, once.
+  // An entry is a file or the highest untracked (ignored) folder ("node_modules/"): one at or
+  // beneath a set-up path is set-up's; one above it (a folder holding more) still counts. One in
+  // a folder set-up copied file by file is set-up's only if its files are still the copies: those
+  // are compared one by one, once.
   bool in_copied = false;
   for (const auto& entry : split_z(listed->out)) {
     switch (setup_place(entry, setup_paths)) {
@@ -626,7 +639,15 @@ bool has_ignored(const std::string& git_dir, const std::string& work_tree,
     }
     }
   }
+  // (count_ignored_apart compares the copies among the ignored files only.)
+  if (in_copied && !query.ignored_only) return std::nullopt;
   return in_copied && count_ignored_apart(git_dir, work_tree, setup_paths, source).files > 0;
+}
+
+bool has_ignored(const std::string& git_dir, const std::string& work_tree,
+                 const std::function<std::vector<std::string>()>& setup_paths_of,
+                 const std::string& source) {
+  return any_untracked(git_dir, work_tree, setup_paths_of, source, {}).value_or(true);
 }
 
 std::string aside_name(std::string_view name, const std::string& snapshot_ref) {
@@ -686,7 +707,7 @@ bool snapshot_complete(const Project& project, const std::string& commit,
   for (size_t i = 1; i <= heads.size() && i <= 2; ++i) {
     std::string side = i == 1 ? commit : heads[1];
     GitCall diff_call =
-        repo_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--raw", heads[0], side});
+        tree_diff_call(project, {"diff-tree", "-r", "-z", "--no-renames", "--raw", heads[0], side});
     auto diff = git_status_of(diff_call);
     if (!diff || !diff->ok()) return incomplete(diff_call, diff);
     // ":<mode> <mode> <oid> <oid> <status>" NUL <path> NUL
@@ -737,7 +758,8 @@ snapshots_complete(const Project& project, const std::vector<const Snapshot*>& s
     if (!s.nested.empty()) wanted += s.nested + "\n";
     trees.push_back(std::move(t));
   }
-  GitCall diff = repo_call(project, {"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--raw"});
+  GitCall diff =
+      tree_diff_call(project, {"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--raw"});
   diff.input = pairs;
   auto diffed = git_status_of(diff);
   if (!diffed || !diffed->ok()) return std::nullopt;

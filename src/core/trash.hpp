@@ -107,6 +107,20 @@ void note_ignored(const Project& project, const std::string& ref, const IgnoredC
 bool has_ignored(const std::string& git_dir, const std::string& work_tree,
                  const std::function<std::vector<std::string>()>& setup_paths_of,
                  const std::string& source);
+/// Whether `path` lies at or beneath a path set-up makes whole (a clone, a link, the hooks
+/// folder; not a folder it copies file by file, whose files may be the agent's).
+bool made_whole_by_setup(std::string_view path, const std::vector<std::string>& setup_paths);
+/// What any_untracked looks for: ignored files only (has_ignored), or every untracked file; in
+/// the whole tree, or only at these paths (literal: files, or folders with all they hold).
+struct UntrackedQuery {
+  bool ignored_only = true;
+  std::optional<std::vector<std::string>> paths;
+};
+/// has_ignored's look, asked as `query` says; nullopt when git cannot say (or, looking for every
+/// untracked file, one lies in a folder set-up copied file by file).
+std::optional<bool> any_untracked(const std::string& git_dir, const std::string& work_tree,
+                                  const std::function<std::vector<std::string>()>& setup_paths_of,
+                                  const std::string& source, const UntrackedQuery& query);
 
 /// Where `discard` moves a tree it leaves to the background deleter: `<slug>.<leaf>.<pid>` in
 /// `dir`, `leaf` being the snapshot ref's last component (its time), so the deleter knows which

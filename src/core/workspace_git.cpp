@@ -44,6 +44,13 @@ GitCall repo_call(const Project& project, std::vector<std::string> args) {
   return GitCall{std::move(args), project.common_dir(), {}, {}, util::Stream::pipe};
 }
 
+GitCall tree_diff_call(const Project& project, std::vector<std::string> args) {
+  GitCall call = repo_call(project, std::move(args));
+  // git reads a missing index as an empty one. berth never makes this folder.
+  call.env["GIT_INDEX_FILE"] = util::join(project.berth_dir(), "no-index/index");
+  return call;
+}
+
 std::vector<std::string> agent_commits_args(const Workspace& w, const std::string& tip) {
   std::vector<std::string> args{"rev-list", "--count", tip, "--not", w.base};
   if (!w.synced.empty()) {

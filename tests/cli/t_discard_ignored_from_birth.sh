@@ -1,0 +1,118 @@
+# A discard of a pooled workspace nobody looked at says whether ignored files go with it (they are
+# not saved) without a walk of the whole tree: the slot was born with no untracked file but
+# set-up's, so its ignored files now are among the paths the watcher saw change since and those
+# that left the index since (ls-files limited to them). Each way an ignored file comes to be is
+# checked against git's own walk of the tree, and against the walk discard falls back to when the
+# watcher cannot name the paths.
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/pool_helpers.sh"
+make_repo app 30
+printf 'build/\n*.log\nnode_modules/\n' >.gitignore
+mkdir -p dist && echo 'built();' >dist/app.js
+git add -A && git commit -q -m 'ignore rules, a committed dist'
+mkdir -p node_modules/dep && echo 'module.exports = 1' >node_modules/dep/index.js
+export BERTH_POOL_SIZE=1
+
+# fresh NAME: a workspace taken from a slot settled just now (its birth kept), nobody looking at
+# it; the path.
+fresh() {
+  berth pool fill >/dev/null && wait_for_fillers
+  berth new "$1" >/dev/null 2>&1 && wait_for_fillers
+  berth path "$1"
+}
+
+# git_says WS: "note" when git's own walk finds ignored files in WS, else "none".
+git_says() {
+  if [[ -n $(git -C "$1" ls-files --others --ignored --exclude-standard --directory) ]]; then
+    echo note
+  else
+    echo none
+  fi
+}
+
+# discarded NAME NOTE HOW: discard NAME; whether it said ignored files go ("note" or "none"), and
+# how it looked for them: "paths" (from the birth: the paths changed since, ls-files limited to
+# them) or "walk" (the whole tree).
+discarded() {
+  local name=$1 trace=$TMPDIR/trace.$1 said=none how
+  # (The background filler the discard starts is traced too: its looks have no --directory.)
+  GIT_TRACE2_EVENT=$trace berth discard "$name" 2>"$TMPDIR/err.$name" >/dev/null
+  grep -q "ignored files (build output) are not saved" "$TMPDIR/err.$name" && said=note
+  assert_eq "$said" "$2" "discard's note ($name)"
+  how=$(jq -r 'select(.event == "start") | .argv
+               | if index("diff-index") and index("--diff-filter=D") then "paths"
+                 elif index("ls-files") and index("--ignored") and index("--directory")
+                   and (index("--") | not) then "walk"
+                 else empty end' "$trace" | sort -u | paste -sd,)
+  assert_eq "$how" "$3" "how discard looked ($name)"
+  wait_for_fillers
+}
+
+# The slot's birth is kept beside its shadow.
+berth pool fill >/dev/null && wait_for_fillers
+births=(.git/berth/shadow/*.birth)
+test -f "${births[0]}"
+assert_eq "$(jq -r .commit "${births[0]}")" "$(git rev-parse HEAD)"
+
+# Work, but nothing ignored: no note.
+ws=$(fresh clean)
+echo change >>"$ws/README.md" && echo new >"$ws/new.txt" && rm "$ws/files/1/f1.txt"
+assert_eq "$(git_says "$ws")" none
+discarded clean none paths
+
+# A new ignored file, a new ignored folder.
+ws=$(fresh logs)
+echo 'log' >"$ws/run.log"
+assert_eq "$(git_says "$ws")" note
+discarded logs note paths
+ws=$(fresh objs)
+mkdir -p "$ws/build/obj" && echo obj >"$ws/build/obj/main.o"
+discarded objs note paths
+
+# Made and removed again: nothing left.
+ws=$(fresh gone)
+echo 'log' >"$ws/tmp.log" && rm "$ws/tmp.log"
+assert_eq "$(git_says "$ws")" none
+discarded gone none paths
+
+# Untracked first, then ignored by a rule the agent added.
+ws=$(fresh rule)
+echo 'scratch' >"$ws/notes.tmp"
+echo '*.tmp' >>"$ws/.gitignore"
+assert_eq "$(git_says "$ws")" note
+discarded rule note paths
+
+# Tracked at birth, untracked since (left the index, never touched in the tree), and ignored by
+# the agent's rule: the watcher never saw it change.
+ws=$(fresh untracked)
+echo 'dist/' >>"$ws/.gitignore"
+git -C "$ws" rm -r -q --cached dist
+assert_eq "$(git_says "$ws")" note
+discarded untracked note paths
+
+# Set-up's own ignored files (a clone of node_modules, carried by the slot) are not lost work:
+# no note.
+export BERTH_SETUP_CLONE=node_modules
+ws=$(fresh deps)
+test -f "$ws/node_modules/dep/index.js"
+assert_eq "$(git_says "$ws")" note
+discarded deps none paths
+unset BERTH_SETUP_CLONE
+berth pool drain >/dev/null && wait_for_fillers
+
+# The watcher gone (it cannot name the paths since): the look from the birth gives up, the whole
+# tree is walked, same answers.
+for want in note none; do
+  ws=$(fresh "blind-$want")
+  [[ $want == note ]] && echo 'log' >"$ws/late.log"
+  echo change >>"$ws/README.md"
+  pkill -f -- "watch serve $T/" && sleep 0.2
+  assert_eq "$(git_says "$ws")" "$want"
+  discarded "blind-$want" "$want" paths,walk
+done
+
+# A workspace made without the pool has no birth: walked.
+ws=$(berth new --no-pool plain 2>/dev/null)
+echo 'log' >"$ws/plain.log"
+discarded plain note walk
+pool_quiesce
