@@ -597,9 +597,13 @@ std::optional<bool> any_untracked(const std::string& git_dir, const std::string&
                                   const std::function<std::vector<std::string>()>& setup_paths_of,
                                   const std::string& source, const UntrackedQuery& query) {
   auto args = workspace_git_args(git_dir, work_tree);
-  for (const char* a : {"ls-files", "-z", "--others", "--directory", "--no-empty-directory"})
+  for (const char* a : {"ls-files", "-z", "--others"})
     args.push_back(a);
   if (query.ignored_only) args.insert(args.end(), {"--ignored", "--exclude-standard"});
+  // A whole tree: an untracked folder is one entry, not walked. At given paths, each file that is
+  // one: git 2.39's --directory dies ("directory entry not superset of prefix") when the paths
+  // share a prefix inside an ignored folder (node_modules/new/a.js, node_modules/new/b.js).
+  if (!query.paths) args.insert(args.end(), {"--directory", "--no-empty-directory"});
   if (query.paths) {
     if (query.paths->empty()) return false;
     // git walks only the folders on the way to them.
