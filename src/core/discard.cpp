@@ -52,8 +52,10 @@ namespace {
 // (tree, index, branch) is all there to take it again; a snapshot that cannot be made whole is
 // dropped (a ref to missing objects also breaks the user's next gc) and the discard stops before
 // anything is deleted.
-// `trees` (when given) gets the snapshot's trees and its base's when the first check read them.
+// `hints`: what the caller read already (make_snapshot reads the rest). `trees` (when given)
+// gets the snapshot's trees and its base's when the first check read them.
 Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w, Content content,
+                                     const SnapshotHints& hints = {},
                                      std::optional<SnapshotTrees>* trees = nullptr) {
   constexpr int kAttempts = 4;
   Result<Snapshot> snap = fail(ErrorCode::git_failed, "no snapshot taken");
@@ -64,7 +66,7 @@ Result<Snapshot> take_whole_snapshot(const Project& project, const Workspace& w,
       discard_shadow(project, w);
       wait_for_running_gc(project);
     }
-    snap = take_snapshot(project, w, content);
+    snap = take_snapshot(project, w, content, hints);
     // The user's hook said no: asking again gets the same answer.
     if (!snap && snap.error().code == ErrorCode::hook_refused) return snap;
     // Checked as discard_workspaces checks its batch (three git calls, which read the trees
@@ -379,9 +381,10 @@ std::string branch_tip(const Project& project, const Workspace& w) {
 }
 
 Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present,
+                                      const SnapshotHints& hints,
                                       std::optional<SnapshotTrees>* trees) {
   Content content = present ? Content::work_tree : Content::commits_only;
-  auto snap = BERTH_TRY(take_whole_snapshot(project, w, content, trees));
+  auto snap = BERTH_TRY(take_whole_snapshot(project, w, content, hints, trees));
   test_kill_at("discard-snapshot");
   return snap;
 }
@@ -547,6 +550,12 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   // tree is walked once, not twice; only --no-trash needs a status first.
   WorkspaceStatus before =
       present && trash == Trash::no ? status_of(project, w) : WorkspaceStatus{};
+  // The name's newest snapshot (a discard killed after its snapshot left one the same), read
+  // beside what follows.
+  std::future<std::map<std::string, std::string>> newest;
+  if (trash == Trash::yes)
+    newest = std::async(std::launch::async,
+                        [&project, &w] { return newest_in_trash(project, {w.name}); });
   std::string tip = branch_tip(project, w);
   if (tip.empty()) {
     BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
@@ -594,8 +603,13 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
     });
 
   if (trash == Trash::yes) {
+    // What the batch reads for all its workspaces, this one's read already: its branch's tip,
+    // and its newest snapshot (asked beside the rest, above).
+    SnapshotHints hints;
+    if (!tip.empty()) hints.branch_tip = tip;
+    if (auto listed = newest.get(); listed.count(w.name)) hints.newest = listed[w.name];
     std::optional<SnapshotTrees> trees;
-    d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present, &trees));
+    d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present, hints, &trees));
     note_what_was_saved(project, w, *d.snapshot, present, symlinked, d, trees ? &*trees : nullptr);
   }
   if (ignored.valid()) {

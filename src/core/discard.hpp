@@ -84,8 +84,10 @@ std::string branch_tip(const Project& project, const Workspace& w);
 /// The snapshot (refs/berth/trash/...) of everything the workspace holds, checked whole: this is
 /// what `berth restore` brings back, taken before anything is removed. A crash after it leaves
 /// the workspace whole and its snapshot in the trash (a second discard takes another).
-/// `trees`, when given, gets the snapshot's trees and its base's if the check read them.
+/// `hints`: what the caller read already; `trees`, when given, gets the snapshot's trees and its
+/// base's if the check read them.
 Result<Snapshot> snapshot_for_discard(const Project& project, const Workspace& w, bool present,
+                                      const SnapshotHints& hints = {},
                                       std::optional<SnapshotTrees>* trees = nullptr);
 
 /// Move the tree aside into its root's `.trash` (a rename, named after the snapshot so that the

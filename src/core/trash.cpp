@@ -431,8 +431,9 @@ Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot&
   return tl::unexpected(std::move(*failed));
 }
 
-Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content) {
-  Snapshot s = BERTH_TRY(make_snapshot(project, w, content, {}));
+Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content,
+                               const SnapshotHints& hints) {
+  Snapshot s = BERTH_TRY(make_snapshot(project, w, content, hints));
   BERTH_TRY(keep_snapshot(project, w, s));
   return s;
 }

@@ -19,10 +19,6 @@ namespace berth {
 
 enum class Content { work_tree, commits_only };
 
-/// Save `workspace` to the trash. With Content::commits_only (its directory is gone or cannot be
-/// trusted) only its commits are kept. make_snapshot, then keep_snapshot.
-Result<Snapshot> take_snapshot(const Project& project, const Workspace& workspace, Content content);
-
 /// What a caller snapshotting several workspaces has read for all at once.
 struct SnapshotHints {
   /// The branch's commit ("" for none); read by make_snapshot when not given.
@@ -30,6 +26,12 @@ struct SnapshotHints {
   /// The workspace's newest snapshot in the trash, as newest_in_trash lists it ("" for none).
   std::optional<std::string> newest;
 };
+
+/// Save `workspace` to the trash. With Content::commits_only (its directory is gone or cannot be
+/// trusted) only its commits are kept. make_snapshot, then keep_snapshot.
+Result<Snapshot> take_snapshot(const Project& project, const Workspace& workspace, Content content,
+                               const SnapshotHints& hints = {});
+
 /// The newest snapshot in the trash of each of `names` (its record as make_snapshot compares it;
 /// "" for a name with none), in one for-each-ref; empty when git could not say.
 std::map<std::string, std::string> newest_in_trash(const Project& project,
