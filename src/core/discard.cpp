@@ -115,9 +115,9 @@ ignored_since_birth(const Project& project, const Workspace& w,
     return git_status_of(call);
   });
   auto answer = watch_ask(project.common_dir(), "since\t" + *root + "\t" + birth->token);
+  std::vector<std::string> setup = setup_paths_of();
   auto removed = left.get();
   if (!answer || !removed || !removed->ok()) return std::nullopt;
-  std::vector<std::string> setup = setup_paths_of();
   for (const auto& then : birth->setup_paths)
     if (std::find(setup.begin(), setup.end(), then) == setup.end()) return std::nullopt;
   // What set-up made whole since (a clone at the take) is set-up's: not looked at.
