@@ -114,7 +114,7 @@ ignored_since_birth(const Project& project, const Workspace& w,
     call.env["GIT_OPTIONAL_LOCKS"] = "0";
     return git_status_of(call);
   });
-  auto answer = watch_ask(project.common_dir(), "since\t" + *root + "\t" + birth->token);
+  auto answer = watch_since(project.common_dir(), *root, birth->token);
   std::vector<std::string> setup = setup_paths_of();
   auto removed = left.get();
   if (!answer || !removed || !removed->ok()) return std::nullopt;
@@ -597,7 +597,12 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   std::future<bool> any_ignored;
   if (background)
     any_ignored = std::async(std::launch::async, [&w, &project] {
-      auto setup_paths = [&] { return with_setup_made(setup_made_paths(project), w.setup_made); };
+      // (Asked once, for the look from the birth and the walk when that cannot tell.)
+      std::optional<std::vector<std::string>> made;
+      auto setup_paths = [&] {
+        if (!made) made = with_setup_made(setup_made_paths(project), w.setup_made);
+        return *made;
+      };
       if (auto seen = ignored_since_birth(project, w, setup_paths)) return *seen;
       return has_ignored(w.git_dir, w.path, setup_paths, project.setup_source());
     });

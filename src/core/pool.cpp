@@ -208,7 +208,7 @@ bool slot_untouched(const Project& project, const SlotRecord& r) {
   if (key.empty()) return false;
   if (key == r.index_key && !r.watch_token.empty()) {
     if (auto root = util::real_path(r.slot.path)) {
-      auto answer = watch_ask(project.common_dir(), "since\t" + *root + "\t" + r.watch_token);
+      auto answer = watch_since(project.common_dir(), *root, r.watch_token);
       if (answer && answer->find('\0') + 1 == answer->size()) return true;
     }
   }

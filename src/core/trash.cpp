@@ -604,8 +604,9 @@ std::optional<bool> any_untracked(const std::string& git_dir, const std::string&
   // A whole tree: an untracked folder is one entry, not walked. At given paths, each file that is
   // one: git 2.39's --directory dies ("directory entry not superset of prefix") when the paths
   // share a prefix inside an ignored folder (node_modules/new/a.js, node_modules/new/b.js).
-  if (!query.paths) args.insert(args.end(), {"--directory", "--no-empty-directory"});
-  if (query.paths) {
+  if (!query.paths) {
+    args.insert(args.end(), {"--directory", "--no-empty-directory"});
+  } else {
     if (query.paths->empty()) return false;
     // git walks only the folders on the way to them.
     args.push_back("--");

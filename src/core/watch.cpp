@@ -561,21 +561,26 @@ void watch_start(const std::string& common_dir) {
   (void)util::spawn_detached({*self, "watch", "serve", common_dir}, "/");
 }
 
+Result<std::string> watch_since(const std::string& common_dir, const std::string& root,
+                                const std::string& token) {
+  auto answer = watch_ask(common_dir, "since\t" + root + "\t" + token);
+  if (!answer) return answer;
+  if (answer->find('\0') == std::string::npos || answer->rfind(kWatchTokenPrefix, 0) != 0)
+    return fail(ErrorCode::io_error, "the watcher's answer is malformed");
+  return answer;
+}
+
 Result<std::string> watch_hook(const std::string& common_dir, const std::string& root,
                                const std::string& token) {
-  std::string request = "since\t" + root + "\t" + token;
-  auto answer = watch_ask(common_dir, request);
+  auto answer = watch_since(common_dir, root, token);
   if (!answer && answer.error().code == ErrorCode::not_found) {
     watch_start(common_dir);
     for (int i = 0; i < 100 && !answer; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      answer = watch_ask(common_dir, request);
+      answer = watch_since(common_dir, root, token);
       if (!answer && answer.error().code != ErrorCode::not_found) break;
     }
   }
-  if (!answer) return answer;
-  if (answer->find('\0') == std::string::npos || answer->rfind(kWatchTokenPrefix, 0) != 0)
-    return fail(ErrorCode::io_error, "the watcher's answer is malformed");
   return answer;
 }
 

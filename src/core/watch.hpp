@@ -104,6 +104,13 @@ std::string watch_address(const std::string& common_dir);
 /// killed at once and the call fails with not_found, so the next query starts a new one.
 Result<std::string> watch_ask(const std::string& common_dir, const std::string& request);
 
+/// What changed in the work tree `root` since `token`, asked of the watcher that runs (none is
+/// started: a new one would answer "/" for an old token anyway): the new token, NUL, then each
+/// changed path NUL-terminated ("/" alone: anything may have). Fails when none runs or the answer
+/// is malformed. watch_hook's request.
+Result<std::string> watch_since(const std::string& common_dir, const std::string& root,
+                                const std::string& token);
+
 /// Start the project's watcher in the background (detached) if none runs.
 void watch_start(const std::string& common_dir);
 

@@ -35,7 +35,9 @@ git_says() {
 # them) or "walk" (the whole tree).
 discarded() {
   local name=$1 trace=$TMPDIR/trace.$1 said=none how
-  # (The background filler the discard starts is traced too: its looks have no --directory.)
+  # (The background filler the discard starts is traced too: its looks have no --directory.
+  # git appends to a trace file: a name discarded twice starts a new one.)
+  rm -f "$trace"
   GIT_TRACE2_EVENT=$trace berth discard "$name" 2>"$TMPDIR/err.$name" >/dev/null
   grep -q "ignored files (build output) are not saved" "$TMPDIR/err.$name" && said=note
   assert_eq "$said" "$2" "discard's note ($name)"
@@ -65,6 +67,10 @@ ws=$(fresh logs)
 echo 'log' >"$ws/run.log"
 assert_eq "$(git_says "$ws")" note
 discarded logs note paths
+# The name again at once, checked out cold: the old tree's birth went with it (walked).
+ws=$(berth new --no-pool logs 2>/dev/null)
+echo change >>"$ws/README.md"
+discarded logs none walk
 ws=$(fresh objs)
 # (Two files under one new folder: `ls-files --directory` with such paths trips a git 2.39 bug.)
 mkdir -p "$ws/build/obj" && echo obj >"$ws/build/obj/main.o" && echo obj >"$ws/build/obj/util.o"
