@@ -363,15 +363,10 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
                 "use --sandbox=best-effort");
   // bwrap's network namespace already cuts TCP, UDP and abstract sockets (and bwrap needs a
   // netlink socket to bring up its loopback); what crosses it is a unix socket by path.
-  // The host's unix sockets are covered in bwrap's mount namespace (those inside a hidden path
-  // are under its stub already), so the run's own may work; where the table of them cannot be
-  // read, every unix socket stays refused.
-  const bool net_off = request.network == Network::off;
-  std::optional<std::vector<std::string>> covers;
-  if (net_off && !request.stub_dir.empty()) covers = host_unix_sockets(request.hidden);
   // The run's connects made by berth (as under Landlock), which reads the run's unix sockets
   // through a netlink socket inside its network namespace: berth's child makes that namespace
   // and bwrap runs in it, instead of making its own (--unshare-net).
+  const bool net_off = request.network == Network::off;
   std::string unsupervised = net_off ? connect_supervisor_missing() : "";
   std::optional<PrivateNamespaces> own_network;
   if (net_off && unsupervised.empty()) {
@@ -384,6 +379,14 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
     }
   }
   const bool supervised = own_network.has_value();
+  // Without the supervisor the host's unix sockets are covered in bwrap's mount namespace (those
+  // inside a hidden path are under its stub already), so the run's own may work; where the table
+  // of them cannot be read, every unix socket stays refused. With it the covers would add nothing
+  // (no connect reaches a socket the run did not bind, datagram sockets are refused) but a way
+  // to fail: bwrap cannot cover a socket gone since the listing (below), and does not start.
+  std::optional<std::vector<std::string>> covers;
+  if (net_off && !supervised && !request.stub_dir.empty())
+    covers = host_unix_sockets(request.hidden);
   SeccompPolicy policy;
   policy.deny_unix = net_off && !covers && !supervised;
   policy.supervise_connect = supervised;
@@ -396,20 +399,30 @@ Result<PreparedSandbox> prepare_bwrap(const SandboxRequest& request,
   state->namespaces = own_network;
 
   PreparedSandbox prepared;
-  prepared.argv_prefix =
-      bwrap_argv(bwrap, dirs, request.hidden, request.stub_dir, net_off && !supervised,
-                 net_off && covers ? *covers : std::vector<std::string>{});
-
   // Present is not working: user namespaces may be disabled (sysctl, AppArmor, a container).
   // Try the exact prefix, under the same child setup (but for the hand-over to the supervisor:
   // `true` connects nowhere), on `true`.
-  util::SpawnOptions probe;
-  probe.argv = prepared.argv_prefix;
-  probe.argv.push_back("true");
-  probe.close_other_fds = true;
-  probe.group = util::ProcessGroup::session;
-  probe.child_setup = child_function(state);
-  auto result = util::run(probe);
+  // A socket of the host's can go between the listing and bwrap's mounts (its server stopped and
+  // removed its folder): bwrap cannot bind over a path that is gone (it would make one, in a
+  // read-only tree) and does not start. The sockets are then listed again and, when the list
+  // changed, the probe tried again: a few times, as sockets come and go on a busy machine.
+  tl::expected<util::ProcessResult, std::string> result;
+  for (int attempt = 1;; ++attempt) {
+    prepared.argv_prefix =
+        bwrap_argv(bwrap, dirs, request.hidden, request.stub_dir, net_off && !supervised,
+                   covers ? *covers : std::vector<std::string>{});
+    util::SpawnOptions probe;
+    probe.argv = prepared.argv_prefix;
+    probe.argv.push_back("true");
+    probe.close_other_fds = true;
+    probe.group = util::ProcessGroup::session;
+    probe.child_setup = child_function(state);
+    result = util::run(probe);
+    if ((result && result->ok()) || !covers || attempt == 5) break;
+    auto listed_again = host_unix_sockets(request.hidden);
+    if (!listed_again || *listed_again == *covers) break;
+    covers = std::move(listed_again);
+  }
   if (!result || !result->ok())
     return fail(ErrorCode::sandbox_unavailable,
                 fmt::format("bwrap cannot create its sandbox here: {}",
