@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -166,16 +168,20 @@ Result<std::string> head_ref_of(const Workspace& w) {
   return symbolic.ok() ? chomp(symbolic.out) : std::string("(detached)");
 }
 
-// Commits written as objects, several in one hash-object call, with berth's identity: what
-// `git commit-tree` would write with it (the same ids), without one process per commit.
+// Commits written as objects with berth's identity, what `git commit-tree` would write with it
+// (the same ids), in one hash-object conversation instead of one process per commit: the first
+// commits, then those `then` makes of their ids (commits on those), each answered as it is sent.
 struct CommitAsked {
   std::string tree;
   std::vector<std::string> parents;
   std::string message;
 };
-Result<std::vector<std::string>> write_commits(const Project& project,
-                                               const std::vector<CommitAsked>& commits) {
-  if (commits.empty()) return std::vector<std::string>{};
+using ThenCommits = std::function<std::vector<CommitAsked>(const std::vector<std::string>&)>;
+Result<std::pair<std::vector<std::string>, std::vector<std::string>>>
+write_commits(const Project& project, const std::vector<CommitAsked>& first,
+              const ThenCommits& then) {
+  std::pair<std::vector<std::string>, std::vector<std::string>> written;
+  if (first.empty()) return written;
   auto identity = berth_identity();
   const std::string who = fmt::format("{} <{}> {} +0000", *identity["GIT_COMMITTER_NAME"],
                                       *identity["GIT_COMMITTER_EMAIL"], unix_now());
@@ -190,22 +196,46 @@ Result<std::vector<std::string>> write_commits(const Project& project,
         ::unlink(p.c_str());
     }
   } files;
-  GitCall write = repo_call(project, {"hash-object", "-w", "-t", "commit", "--stdin-paths"});
-  for (size_t i = 0; i < commits.size(); ++i) {
-    const CommitAsked& c = commits[i];
-    std::string raw = "tree " + c.tree + "\n";
-    for (const auto& parent : c.parents)
-      raw += "parent " + parent + "\n";
-    raw += "author " + who + "\ncommitter " + who + "\n\n" + c.message;
-    std::string file = util::join(tmp_dir, fmt::format("commit.{}.{}.{}", ::getpid(), batch, i));
-    files.paths.push_back(file);
-    if (auto w = util::write_file(file, raw); !w) return fail(ErrorCode::io_error, w.error());
-    write.input += file + "\n";
-  }
-  auto oids = split_lines(BERTH_TRY(git(write)).out);
-  if (oids.size() != commits.size())
+  GitCall call = repo_call(project, {"hash-object", "-w", "-t", "commit", "--stdin-paths"});
+  std::optional<util::Child> writer;
+  // Each commit to a file of its own, its path sent; then one id read per commit.
+  auto write = [&](const std::vector<CommitAsked>& commits,
+                   std::vector<std::string>& oids) -> Result<void> {
+    std::string paths;
+    for (const CommitAsked& c : commits) {
+      std::string raw = "tree " + c.tree + "\n";
+      for (const auto& parent : c.parents)
+        raw += "parent " + parent + "\n";
+      raw += "author " + who + "\ncommitter " + who + "\n\n" + c.message;
+      std::string file = util::join(
+          tmp_dir, fmt::format("commit.{}.{}.{}", ::getpid(), batch, files.paths.size()));
+      files.paths.push_back(file);
+      if (auto w = util::write_file(file, raw); !w) return fail(ErrorCode::io_error, w.error());
+      paths += file + "\n";
+    }
+    if (!writer) writer.emplace(BERTH_TRY(git_start(call)));
+    bool sent = writer->send(paths);
+    while (sent && oids.size() < commits.size()) {
+      auto oid = writer->read_line();
+      if (!oid) break;
+      oids.push_back(std::move(*oid));
+    }
+    return {};
+  };
+  auto finish = [&]() -> Result<void> {
+    auto ended = writer->communicate();
+    if (!ended) return fail(ErrorCode::git_failed, "git hash-object: " + ended.error());
+    if (!ended->ok()) return tl::unexpected(git_error(call, *ended));
+    return {};
+  };
+  BERTH_TRY(write(first, written.first));
+  std::vector<CommitAsked> second;
+  if (written.first.size() == first.size() && then) second = then(written.first);
+  if (!second.empty()) BERTH_TRY(write(second, written.second));
+  BERTH_TRY(finish()); // (says why git stopped, when it did)
+  if (written.first.size() != first.size() || written.second.size() != second.size())
     return fail(ErrorCode::git_failed, "git hash-object did not name every commit it wrote");
-  return oids;
+  return written;
 }
 
 // A snapshot on its way through make_snapshots.
@@ -368,22 +398,23 @@ std::vector<Result<Snapshot>> make_snapshots(const Project& project,
       index_commits.push_back(CommitAsked{
           all[i].index_tree, {all[i].s.head}, fmt::format("berth index of {}\n", all[i].s.name)});
     }
-  auto written = write_commits(project, index_commits);
-  std::vector<CommitAsked> snapshot_commits;
-  for (size_t k = 0; k < writing.size() && written; ++k) {
-    Snapping& one = all[writing[k]];
-    one.s.index_commit = (*written)[k];
-    CommitAsked c{one.work_tree, {one.s.head, one.s.index_commit}, one.message};
-    c.parents.insert(c.parents.end(), one.later_parents.begin(), one.later_parents.end());
-    snapshot_commits.push_back(std::move(c));
-  }
-  if (written) written = write_commits(project, snapshot_commits);
+  auto written = write_commits(project, index_commits, [&](const std::vector<std::string>& index) {
+    std::vector<CommitAsked> snapshot_commits;
+    for (size_t k = 0; k < writing.size(); ++k) {
+      const Snapping& one = all[writing[k]];
+      CommitAsked c{one.work_tree, {one.s.head, index[k]}, one.message};
+      c.parents.insert(c.parents.end(), one.later_parents.begin(), one.later_parents.end());
+      snapshot_commits.push_back(std::move(c));
+    }
+    return snapshot_commits;
+  });
   for (size_t k = 0; k < writing.size(); ++k) {
     if (!written) {
       give_up(writing[k], written.error());
       continue;
     }
-    all[writing[k]].s.commit = (*written)[k];
+    all[writing[k]].s.index_commit = written->first[k];
+    all[writing[k]].s.commit = written->second[k];
   }
   for (size_t i = 0; i < n; ++i)
     if (live[i]) results[i] = std::move(all[i].s);

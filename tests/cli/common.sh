@@ -119,6 +119,8 @@ cat >"$HOME/.gitconfig" <<'EOF'
 	detachedHead = false
 [gc]
 	auto = 0
+[maintenance]
+	auto = false
 EOF
 
 berth() { json_logged "$BERTH_BIN" "$@"; }
@@ -419,8 +421,9 @@ fingerprint() {
   local dir=${1:-.}
   (
     cd "$dir"
-    local common
-    common=$(git rev-parse --path-format=absolute --git-common-dir)
+    local common bare inside
+    { read -r common && read -r bare && read -r inside; } < <(git rev-parse --path-format=absolute \
+      --git-common-dir --is-bare-repository --is-inside-work-tree)
     export GIT_OPTIONAL_LOCKS=0
     echo "== refs"
     git for-each-ref --format='%(refname) %(objectname)'
@@ -439,7 +442,7 @@ fingerprint() {
     fi
     echo "== workspace folders"
     local project
-    if [[ $(git rev-parse --is-bare-repository) == true ]]; then
+    if [[ $bare == true ]]; then
       project=$(basename "$common" .git)
     else
       project=$(basename "$(dirname "$common")")
@@ -453,7 +456,7 @@ fingerprint() {
           LC_ALL=C sort)
       fi
     done
-    if [[ $(git rev-parse --is-inside-work-tree) == true ]]; then
+    if [[ $inside == true ]]; then
       echo "== index"
       git ls-files -s | sha256sum
       echo "== status"

@@ -44,7 +44,7 @@ attempt() {
   fi
   churn "$dir"
   ESCAPE_OPTS=(--net off)
-  for i in $(seq 20); do
+  for i in $(seq 12); do
     allowed 'true'
   done
   # The run reaches none of the host's sockets for all that: not the one that comes and goes.
