@@ -35,7 +35,7 @@ command -v jq >/dev/null || skip "jq is not installed (scripts/bootstrap install
 
 # ---- a private world ------------------------------------------------------------------------
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/berth-test.XXXXXX")
+T=$(mktemp -d "${TMPDIR:-/tmp}/berth.XXXXXX")
 T=$(realpath "$T")
 
 # cleanup [STATUS]: the test's exit status is STATUS, or that of the last command.
