@@ -556,6 +556,11 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   if (trash == Trash::yes)
     newest = std::async(std::launch::async,
                         [&project, &w] { return newest_in_trash(project, {w.name}); });
+  // The user's ignore file, which the snapshot's capture asks git for: asked beside the branch's
+  // tip, not on the capture's way.
+  std::future<std::string> excludes;
+  if (trash == Trash::yes && present)
+    excludes = std::async(std::launch::async, [&project] { return global_excludes(project); });
   std::string tip = branch_tip(project, w);
   if (tip.empty()) {
     BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
@@ -782,6 +787,8 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       give_up(i, saveable.error());
   }
 
+  // The user's ignore file, which the captures ask git for: asked beside the branches' tips.
+  auto excludes = std::async(std::launch::async, [&project] { return global_excludes(project); });
   // The branches' tips, one call for all; a branch not there is brought back (or found gone) as
   // discard does it.
   std::vector<const Workspace*> claimed;

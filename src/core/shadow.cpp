@@ -182,6 +182,8 @@ std::vector<std::string> global_config_files() {
   return files;
 }
 
+} // namespace
+
 // The user's global ignore file: core.excludesFile, or git's default. Asked once per process
 // (list asks for every workspace, from several threads).
 std::string global_excludes(const Project& project) {
@@ -201,6 +203,8 @@ std::string global_excludes(const Project& project) {
   known[project.common_dir()] = file;
   return file;
 }
+
+namespace {
 
 // Everything besides the work tree that a status or the commit counts depend on.
 std::string state_key(const Project& project, const Workspace& w, const std::string& index) {

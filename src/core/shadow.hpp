@@ -63,6 +63,10 @@ struct TreeBirth {
 void note_birth(const Project& project, const Workspace& workspace, const TreeBirth& birth);
 std::optional<TreeBirth> birth_of(const Project& project, const Workspace& workspace);
 
+/// The user's global ignore file (core.excludesFile, or git's default): asked of git once per
+/// process and project, from any thread; a discard asks it early, beside its first git calls.
+std::string global_excludes(const Project& project);
+
 /// Make `call`, a git call in a workspace, use `index` and consult the watcher.
 void use_watcher(const Project& project, GitCall& call, const std::string& index);
 
