@@ -45,11 +45,20 @@ cleanup() {
   [[ -z $TEST_FAILED ]] || [[ $status != 0 && $status != 77 ]] || status=1
   # Let a checkout held by hold_checkouts go, so no git or filter outlives the test.
   touch "$T/release" 2>/dev/null || true
-  local pids
+  # Only this shell's children: the pid bash keeps for a job is its first process's, which may
+  # have ended long ago while the job runs on, and its pid be another test's process by now
+  # (pid_max is 32768 on the CI machine, and the suite starts that many processes in seconds).
+  local pids mine="" pid stat
   pids=$(jobs -p)
+  for pid in $pids; do
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+    stat=${stat##*) }
+    read -r _ stat _ <<<"$stat" # (the parent's pid)
+    if [[ $stat == "$$" ]]; then mine+=" $pid"; fi
+  done
   if [[ -n $pids ]]; then
     # shellcheck disable=SC2086
-    kill -9 $pids 2>/dev/null || true
+    [[ -z $mine ]] || kill -9 $mine 2>/dev/null || true
     wait 2>/dev/null || true
     sleep 0.3
   fi
