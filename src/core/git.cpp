@@ -248,6 +248,34 @@ Result<util::Child> git_start(const GitCall& call) {
   return std::move(*child);
 }
 
+Result<std::vector<std::string>> GitConversation::ask(const std::string& lines, size_t count) {
+  if (!child_) child_.emplace(BERTH_TRY(git_start(call_)));
+  std::vector<std::string> answers;
+  bool sent = child_->send(lines);
+  while (sent && answers.size() < count) {
+    auto line = child_->read_line();
+    if (!line) break;
+    answers.push_back(std::move(*line));
+  }
+  return answers;
+}
+
+Result<void> GitConversation::finish() {
+  if (!child_) return {};
+  auto ended = child_->communicate();
+  child_.reset();
+  if (!ended) {
+    // (Named by its command: the first word that is no option.)
+    auto command = std::find_if(call_.args.begin(), call_.args.end(),
+                                [](const std::string& a) { return a.rfind('-', 0) != 0; });
+    return fail(
+        ErrorCode::git_failed,
+        fmt::format("git {}: {}", command == call_.args.end() ? "" : *command, ended.error()));
+  }
+  if (!ended->ok()) return tl::unexpected(git_error(call_, *ended));
+  return {};
+}
+
 Result<util::ProcessResult> git(const GitCall& call) {
   auto result = BERTH_TRY(git_status_of(call));
   if (!result.ok()) return tl::unexpected(git_error(call, result));

@@ -61,6 +61,21 @@ Result<util::ProcessResult> git_status_of(const GitCall& call);
 /// Start git for a conversation over its stdin and stdout (both piped; `call.input` is ignored),
 /// in its own process group.
 Result<util::Child> git_start(const GitCall& call);
+/// A git that answers each line it reads with a line of its own (`hash-object --stdin-paths`),
+/// started at the first ask and kept for the next: one process for several rounds.
+class GitConversation {
+public:
+  explicit GitConversation(GitCall call) : call_(std::move(call)) {}
+  /// Send `lines` and read `count` answers; fewer when git stopped (finish() then says why).
+  Result<std::vector<std::string>> ask(const std::string& lines, size_t count);
+  /// Close git's input and wait for it: an Error with what it said when it failed.
+  Result<void> finish();
+
+private:
+  GitCall call_;
+  std::optional<util::Child> child_;
+};
+
 /// Shorthand: run and return stdout with the trailing newline removed.
 Result<std::string> git_out(const std::string& cwd, std::vector<std::string> args);
 

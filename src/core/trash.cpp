@@ -196,8 +196,8 @@ write_commits(const Project& project, const std::vector<CommitAsked>& first,
         ::unlink(p.c_str());
     }
   } files;
-  GitCall call = repo_call(project, {"hash-object", "-w", "-t", "commit", "--stdin-paths"});
-  std::optional<util::Child> writer;
+  GitConversation writer(
+      repo_call(project, {"hash-object", "-w", "-t", "commit", "--stdin-paths"}));
   // Each commit to a file of its own, its path sent; then one id read per commit.
   auto write = [&](const std::vector<CommitAsked>& commits,
                    std::vector<std::string>& oids) -> Result<void> {
@@ -213,26 +213,14 @@ write_commits(const Project& project, const std::vector<CommitAsked>& first,
       if (auto w = util::write_file(file, raw); !w) return fail(ErrorCode::io_error, w.error());
       paths += file + "\n";
     }
-    if (!writer) writer.emplace(BERTH_TRY(git_start(call)));
-    bool sent = writer->send(paths);
-    while (sent && oids.size() < commits.size()) {
-      auto oid = writer->read_line();
-      if (!oid) break;
-      oids.push_back(std::move(*oid));
-    }
-    return {};
-  };
-  auto finish = [&]() -> Result<void> {
-    auto ended = writer->communicate();
-    if (!ended) return fail(ErrorCode::git_failed, "git hash-object: " + ended.error());
-    if (!ended->ok()) return tl::unexpected(git_error(call, *ended));
+    oids = BERTH_TRY(writer.ask(paths, commits.size()));
     return {};
   };
   BERTH_TRY(write(first, written.first));
   std::vector<CommitAsked> second;
   if (written.first.size() == first.size() && then) second = then(written.first);
   if (!second.empty()) BERTH_TRY(write(second, written.second));
-  BERTH_TRY(finish()); // (says why git stopped, when it did)
+  BERTH_TRY(writer.finish()); // (says why git stopped, when it did)
   if (written.first.size() != first.size() || written.second.size() != second.size())
     return fail(ErrorCode::git_failed, "git hash-object did not name every commit it wrote");
   return written;

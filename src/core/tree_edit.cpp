@@ -234,16 +234,7 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
                 {},
                 {},
                 {}};
-  std::optional<util::Child> writer;
-  // (its end: waited for; what it said when it failed, for the error)
-  auto finish = [&]() -> Result<void> {
-    if (!writer) return {};
-    auto ended = writer->communicate();
-    writer.reset();
-    if (!ended) return fail(ErrorCode::git_failed, "git hash-object: " + ended.error());
-    if (!ended->ok()) return tl::unexpected(git_error(write, *ended));
-    return {};
-  };
+  GitConversation writer(write);
   static std::atomic<int> counter{0};
   int batch = ++counter;
   size_t deepest = 0;
@@ -290,15 +281,9 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
       }
     std::vector<std::string> oids;
     if (count > 0) {
-      if (!writer) writer.emplace(BERTH_TRY(git_start(write)));
-      bool sent = writer->send(paths);
-      for (size_t i = 0; sent && i < count; ++i) {
-        auto oid = writer->read_line();
-        if (!oid) break;
-        oids.push_back(std::move(*oid));
-      }
+      oids = BERTH_TRY(writer.ask(paths, count));
       if (oids.size() != count) {
-        BERTH_TRY(finish()); // (says why git stopped)
+        BERTH_TRY(writer.finish()); // (says why git stopped)
         return results;
       }
     }
@@ -332,7 +317,7 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
       }
     }
   }
-  BERTH_TRY(finish());
+  BERTH_TRY(writer.finish());
   return results;
 }
 
