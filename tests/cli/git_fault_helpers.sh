@@ -19,10 +19,9 @@
 # git berth started in a group of its own dies with it in both: its parent-death signal). The
 # call it was killed at is FAULT_CALL (K in the other modes): the loops go on from there.
 
-# The kill loops visit every git call (CRASH_STRIDE 1; the Ctrl-C loops: refine_next, below). The
-# ASan pass (its test preset sets BERTH_TEST_CRASH_STRIDE=3) visits every third: the dev pass has
-# killed berth at each call and checked what was left; the ASan pass looks for memory errors in
-# the same recovery code. (common.sh has read it.)
+# The kill loops visit every git call (CRASH_STRIDE 1; the Ctrl-C loops: refine_next, below).
+# BERTH_TEST_CRASH_STRIDE=N visits every Nth instead, for a quick look by hand; no test preset
+# sets it. (common.sh has read it.)
 [[ $CRASH_STRIDE =~ ^[1-9][0-9]*$ ]] || { echo "BERTH_TEST_CRASH_STRIDE: not a count: $CRASH_STRIDE" >&2; exit 1; }
 
 FAULT_DIR=$T/git-fault

@@ -142,9 +142,8 @@ escape_matrix() {
   local case_fn=$1 ran=0 skipped=() who mech why status
   local users=(self)
   [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null && users+=(nobody)
-  # The ASan pass (its test preset sets BERTH_TEST_SANDBOX_USERS=nobody) runs the unprivileged
-  # user's cases only: root's run the same berth code, which the dev pass has checked.
-  # (common.sh has read it into SANDBOX_USERS.)
+  # BERTH_TEST_SANDBOX_USERS (a list of the users above) runs those users' cases only, for a
+  # quick look by hand; no test preset sets it. (common.sh has read it into SANDBOX_USERS.)
   if [[ -n $SANDBOX_USERS ]]; then
     local wanted=" $SANDBOX_USERS " kept=() u
     for u in "${users[@]}"; do [[ $wanted == *" $u "* ]] && kept+=("$u"); done

@@ -9,7 +9,7 @@ build=${BERTH_BUILD_DIR:?set BERTH_BUILD_DIR to the build tree} # before common.
 . "$(dirname "$0")/../cli/common.sh"
 
 # A sanitized libberth needs the sanitizer runtime loaded first, which a program built outside
-# this tree does not do: the packaging path is the same in both passes, so the dev pass covers it.
+# this tree does not do: scripts/test runs this test on the dev build.
 if grep -q '^BERTH_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then
   skip "the installed library of a sanitizer build cannot be linked by an ordinary program"
 fi
