@@ -14,6 +14,7 @@
 #include <atomic>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <future>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -291,28 +292,40 @@ struct Capturing {
   std::optional<Captured> prev;
   bool on_shadow =
       false; // staged on a copy of the whole shadow (many paths, a name with a newline)
+  // Which of `since` git ignores (ask_ignored), asked beside the read of the trees; nullopt
+  // when git could not tell.
+  std::future<std::optional<std::set<std::string>>> ignored;
 };
 
-// A look by the watcher's paths (Capturing::by_watcher): the paths changed since the verdict that
-// neither the tree they are staged onto (`seeds`) nor the verdict holds, and that are there,
-// asked of git's ignore rules (one `check-ignore` for them all); the ignored ones are not
-// staged, as git's status would not have named them. False when git could not tell.
-bool drop_ignored(Capturing& one, const std::map<std::string, TreeEntry>& seeds) {
+// Which of the paths changed since the verdict (`since`) that the verdict does not name and that
+// are there git's ignore rules ignore, in one `check-ignore` for them all. Asked before the tree
+// they are staged onto is read: those it holds are asked too, and are never dropped (drop_ignored).
+// Nullopt when git could not tell.
+std::optional<std::set<std::string>> ask_ignored(const Capturing& one) {
   GitCall ask = workspace_call(*one.w, {"check-ignore", "--no-index", "-z", "--stdin"});
   for (const auto& p : one.since) {
     struct stat st;
-    if (seeds.contains(p) || one.named.contains(p) ||
-        ::lstat(util::join(one.w->path, p).c_str(), &st) != 0)
-      continue;
+    if (one.named.contains(p) || ::lstat(util::join(one.w->path, p).c_str(), &st) != 0) continue;
     ask.input += p + '\0';
   }
-  if (ask.input.empty()) return true;
+  if (ask.input.empty()) return std::set<std::string>{};
   auto told = git_status_of(ask);
   // 0: some are ignored (named), 1: none is.
-  if (!told || told->signal != 0 || (told->exit_code != 0 && told->exit_code != 1)) return false;
+  if (!told || told->signal != 0 || (told->exit_code != 0 && told->exit_code != 1))
+    return std::nullopt;
   auto ignored = split_z(told->out);
-  std::set<std::string> dropped(ignored.begin(), ignored.end());
-  std::erase_if(one.paths, [&](const std::string& p) { return dropped.contains(p); });
+  return std::set<std::string>(ignored.begin(), ignored.end());
+}
+
+// A look by the watcher's paths (Capturing::by_watcher): the paths changed since the verdict that
+// neither the tree they are staged onto (`seeds`) nor the verdict holds, and that git ignores
+// (ask_ignored), are not staged, as git's status would not have named them. False when git could
+// not tell.
+bool drop_ignored(Capturing& one, const std::map<std::string, TreeEntry>& seeds) {
+  auto ignored = one.ignored.valid() ? one.ignored.get() : ask_ignored(one);
+  if (!ignored) return false;
+  std::erase_if(one.paths,
+                [&](const std::string& p) { return !seeds.contains(p) && ignored->contains(p); });
   return true;
 }
 
@@ -474,6 +487,10 @@ std::vector<Result<Captured>> capture_many(const Project& project,
       if (one.prev) wanted.push_back(folder_of(one.prev->work_tree, dir)); // (what is edited)
     }
   }
+  // Which of the paths changed since are ignored, asked meanwhile.
+  for (size_t i = 0; i < n; ++i)
+    if (all[i].fast && all[i].by_watcher && !all[i].on_shadow && !all[i].paths.empty())
+      all[i].ignored = std::async(std::launch::async, [&one = all[i]] { return ask_ignored(one); });
   TreeListing listing;
   bool read = false;
   if (!wanted.empty())

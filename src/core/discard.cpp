@@ -429,16 +429,25 @@ std::string move_aside(const Project& project, const Workspace& w, bool present,
   return doomed;
 }
 
+namespace {
+
+// A tree's HEAD as the repository names it in a ref transaction (`worktrees/<id>/HEAD`, after
+// its admin dir), or "" when its admin dir is not where git keeps them or the name would not
+// survive the transaction's line format.
+std::string head_seen_from_repo(const Project& project, const Workspace& tree) {
+  if (util::dirname(tree.git_dir) != util::join(project.common_dir(), "worktrees")) return {};
+  std::string head = "worktrees/" + util::basename(tree.git_dir) + "/HEAD";
+  return head.find_first_of(" \n") == std::string::npos ? head : std::string();
+}
+
+} // namespace
+
 void detach_asides(const Project& project, const std::vector<Workspace>& asides) {
-  // From the repository, each tree's HEAD is `worktrees/<id>/HEAD` (its admin dir's name).
-  const std::string admin_dirs = util::join(project.common_dir(), "worktrees");
   std::string input;
   bool together = asides.size() > 1;
   for (const auto& aside : asides) {
-    std::string head = "worktrees/" + util::basename(aside.git_dir) + "/HEAD";
-    if (util::dirname(aside.git_dir) != admin_dirs ||
-        head.find_first_of(" \n") != std::string::npos)
-      together = false;
+    std::string head = head_seen_from_repo(project, aside);
+    if (head.empty()) together = false;
     input += fmt::format("option no-deref\nupdate {} {}\n", head, head);
   }
   if (together) {
@@ -474,6 +483,23 @@ void drop_branch(const Project& project, const Workspace& w, const std::string& 
                repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, tip}));
            !del || !del->ok())
     warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
+}
+
+bool let_go_of_branch(const Project& project, const Workspace& w, const std::string& aside,
+                      const Snapshot& snapshot, const std::string& tip,
+                      const Result<std::vector<WorktreeEntry>>& listed) {
+  Workspace moved = w;
+  moved.path = aside;
+  std::string head = head_seen_from_repo(project, moved);
+  if (head.empty() || tip.empty() || snapshot.head.empty() || !listed) return false;
+  std::string ref = "refs/heads/" + w.branch;
+  for (const auto& entry : *listed)
+    if (entry.branch == ref && entry.path != w.path && entry.path != aside) return false;
+  GitCall update = repo_call(project, {"update-ref", "-m", "berth: discarded", "--stdin"});
+  update.input = fmt::format("option no-deref\nupdate {} {} {}\ndelete {} {}\n", head,
+                             snapshot.head, snapshot.head, ref, tip);
+  auto done = git_status_of(update);
+  return done && done->ok();
 }
 
 Result<void> forget_workspace(const Project& project, const Workspace& w) {
@@ -566,6 +592,12 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
     BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
     tip = branch_tip(project, w);
   }
+  // Whether another worktree has the branch checked out (then it is kept), asked beside the
+  // snapshot: while this tree holds the branch, git lets no other worktree check it out, and
+  // the tree lets go of it and the branch goes in one transaction (let_go_of_branch).
+  std::future<Result<std::vector<WorktreeEntry>>> held;
+  if (trash == Trash::yes && present && !tip.empty())
+    held = std::async(std::launch::async, [&project] { return worktrees(project); });
   d.unsaved_work = before.dirty || before.ahead > 0 || (!tip.empty() && tip != w.base);
   // A directory gone: its submodules' commits may still be in its admin dir, going with it.
   if (!present && trash == Trash::no && !d.unsaved_work)
@@ -633,7 +665,8 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   }
   if (any_ignored.valid()) d.ignored_present = any_ignored.get();
 
-  std::string doomed = move_aside(project, w, present, symlinked, d.snapshot, background);
+  std::string doomed = move_aside(project, w, present, symlinked, d.snapshot, background,
+                                  held.valid() ? Detach::later : Detach::now);
   // Nothing to remove when git no longer has the worktree (removed or pruned behind berth's
   // back, the directory gone too): `git worktree remove` would refuse it for ever.
   if (doomed == w.path && (present || symlinked || git_has_worktree(project, w.path)))
@@ -641,7 +674,18 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   // The tree has left its place: from here on a crash is finished by the next command
   // (recover_interrupted), never undone.
   claim.keep();
-  drop_branch(project, w, tip, doomed, d.warnings);
+  // (A tree removed in place let go of everything with its admin dir.)
+  bool let_go = false;
+  if (held.valid()) {
+    auto list = held.get();
+    let_go = doomed != w.path && let_go_of_branch(project, w, doomed, *d.snapshot, tip, list);
+    if (!let_go && doomed != w.path) {
+      Workspace aside = w;
+      aside.path = doomed;
+      detach_asides(project, {aside});
+    }
+  }
+  if (!let_go) drop_branch(project, w, tip, doomed, d.warnings);
   BERTH_TRY(forget_workspace(project, w));
   if (doomed != w.path && (refill || !background))
     delete_aside(project, doomed, background, d.warnings);

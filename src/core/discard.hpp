@@ -9,6 +9,7 @@
 #pragma once
 
 #include "berth/berth.hpp"
+#include "core/porcelain.hpp"
 #include "core/registry.hpp"
 #include "core/trash.hpp"
 
@@ -105,6 +106,16 @@ std::string move_aside(const Project& project, const Workspace& w, bool present,
 /// is now), in one ref transaction; when it fails, each on its own as move_aside does it. A
 /// crash before it leaves trees aside still on their branches: finish_discard detaches them.
 void detach_asides(const Project& project, const std::vector<Workspace>& asides);
+
+/// The tree moved aside (to `aside`) lets go of the branch, and the branch goes, in one ref
+/// transaction: its HEAD detached where the snapshot saw it, the branch deleted from `tip` (each
+/// a compare-and-swap). `listed`: the worktrees as git listed them while the tree still held the
+/// branch (no other worktree can check it out then). False, with nothing changed, when it cannot
+/// be done so (one checked out elsewhere, a ref moved, a hook's refusal): the caller then takes
+/// each step on its own (detach_asides, drop_branch).
+bool let_go_of_branch(const Project& project, const Workspace& w, const std::string& aside,
+                      const Snapshot& snapshot, const std::string& tip,
+                      const Result<std::vector<WorktreeEntry>>& listed);
 
 /// `git worktree remove` of a tree that was not moved aside (or a worktree git still lists whose
 /// directory is gone). A failure changes nothing: the claim puts the record back.

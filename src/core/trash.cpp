@@ -757,40 +757,29 @@ bool snapshot_complete(const Project& project, const std::string& commit,
 std::optional<std::vector<SnapshotTrees>>
 snapshots_complete(const Project& project, const std::vector<const Snapshot*>& snapshots) {
   wait_for_running_gc(project);
-  // Each snapshot's trees, and its base's: reading them reads the commits (the snapshot, HEAD,
-  // the staged state). One rev-parse for all.
-  std::vector<std::string> args{"rev-parse"};
+  // What each added to HEAD, as snapshot_complete reads it: its work tree and its staged state
+  // against HEAD's, the commits named as they are (diff-tree reads each commit, then every tree
+  // on a changed path: a missing one fails the diff). A line of commits is read as a commit and
+  // the parent to compare it with, as `git log --parents` writes them.
+  std::string pairs, peeled, wanted;
   for (const Snapshot* s : snapshots) {
     if (s->commit.empty() || s->head.empty() || s->index_commit.empty()) return std::nullopt;
-    // (In SnapshotTrees' order: HEAD, the work tree, the staged state, the base.)
+    pairs += fmt::format("{} {}\n{} {}\n", s->commit, s->head, s->index_commit, s->head);
+    // Each one's trees, and its base's, in SnapshotTrees' order (HEAD, the work tree, the staged
+    // state, the base): asked of the cat-file below, which reads the commits to name them.
     for (const auto* commit : {&s->head, &s->commit, &s->index_commit, &s->base})
-      args.push_back(*commit + "^{tree}");
-  }
-  auto parsed = git_status_of(repo_call(project, args));
-  if (!parsed || !parsed->ok()) return std::nullopt;
-  auto lines = split_lines(parsed->out);
-  if (lines.size() != 4 * snapshots.size()) return std::nullopt;
-  std::vector<SnapshotTrees> trees;
-  std::string pairs, wanted;
-  for (size_t i = 0; i < snapshots.size(); ++i) {
-    const Snapshot& s = *snapshots[i];
-    SnapshotTrees t{lines[4 * i], lines[4 * i + 1], lines[4 * i + 2], lines[4 * i + 3]};
-    // What each added to HEAD, as snapshot_complete reads it: its work tree and its staged
-    // state against HEAD's tree.
-    pairs += fmt::format("{} {}\n{} {}\n", t.head, t.work, t.head, t.index);
-    wanted += fmt::format("{}\n{}\n{}\n", s.commit, s.head, s.index_commit);
-    if (!s.branch_tip.empty() && s.branch_tip != s.head) wanted += s.branch_tip + "\n";
-    if (!s.nested.empty()) wanted += s.nested + "\n";
-    trees.push_back(std::move(t));
+      peeled += *commit + "^{tree}\n";
+    if (!s->branch_tip.empty() && s->branch_tip != s->head) wanted += s->branch_tip + "\n";
+    if (!s->nested.empty()) wanted += s->nested + "\n";
   }
   GitCall diff =
       tree_diff_call(project, {"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--raw"});
   diff.input = pairs;
   auto diffed = git_status_of(diff);
   if (!diffed || !diffed->ok()) return std::nullopt;
-  // "TREE TREE\n" before each pair's entries (":<mode> <mode> <oid> <oid> <status>" NUL <path>
-  // NUL), so an entry's field may begin with one or more of those lines; a path never follows
-  // them.
+  // The commit (NUL-ended) before each pair's entries (":<mode> <mode> <oid> <oid> <status>"
+  // NUL <path> NUL); a path never follows it. (A pair of trees would come as "TREE TREE\n"
+  // ahead of the entry's field.)
   bool path_next = false;
   for (const auto& field : split_z(diffed->out)) {
     if (path_next) {
@@ -812,10 +801,16 @@ snapshots_complete(const Project& project, const std::vector<const Snapshot*>& s
       wanted += std::string(words[3]) + "\n";
   }
   GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
-  check.input = wanted;
+  check.input = peeled + wanted;
   auto checked = git_status_of(check);
   if (!checked || !checked->ok() || checked->out.find(" missing") != std::string::npos)
     return std::nullopt;
+  auto lines = split_lines(checked->out);
+  if (lines.size() < 4 * snapshots.size()) return std::nullopt;
+  std::vector<SnapshotTrees> trees;
+  for (size_t i = 0; i < snapshots.size(); ++i)
+    trees.push_back(
+        SnapshotTrees{lines[4 * i], lines[4 * i + 1], lines[4 * i + 2], lines[4 * i + 3]});
   return trees;
 }
 

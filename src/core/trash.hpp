@@ -168,7 +168,7 @@ struct SnapshotTrees {
   std::string head, work, index, base;
 };
 /// snapshot_complete of several snapshots just made or found (their parents as the Snapshot
-/// records them): one rev-parse, one `diff-tree --stdin` and one `cat-file` for all. Each one's
+/// records them): one `diff-tree --stdin` and one `cat-file` for all. Each one's
 /// trees when every object of every snapshot is there; nullopt when any is missing or git could
 /// not say (then ask snapshot_complete of each).
 std::optional<std::vector<SnapshotTrees>>
