@@ -485,19 +485,29 @@ void drop_branch(const Project& project, const Workspace& w, const std::string& 
     warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
 }
 
-bool let_go_of_branch(const Project& project, const Workspace& w, const std::string& aside,
-                      const Snapshot& snapshot, const std::string& tip,
-                      const Result<std::vector<WorktreeEntry>>& listed) {
-  Workspace moved = w;
-  moved.path = aside;
-  std::string head = head_seen_from_repo(project, moved);
-  if (head.empty() || tip.empty() || snapshot.head.empty() || !listed) return false;
-  std::string ref = "refs/heads/" + w.branch;
-  for (const auto& entry : *listed)
-    if (entry.branch == ref && entry.path != w.path && entry.path != aside) return false;
+bool let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
+                        const Result<std::vector<WorktreeEntry>>& listed) {
+  if (!listed) return false;
+  std::string input;
+  for (const LettingGo& one : going) {
+    std::string ref = "refs/heads/" + one.workspace->branch;
+    if (!one.aside.empty()) {
+      Workspace moved = *one.workspace;
+      moved.path = one.aside;
+      std::string head = head_seen_from_repo(project, moved);
+      if (head.empty() || !one.snapshot || one.snapshot->head.empty()) return false;
+      input += fmt::format("option no-deref\nupdate {} {} {}\n", head, one.snapshot->head,
+                           one.snapshot->head);
+    }
+    if (one.tip.empty()) continue;
+    for (const auto& entry : *listed)
+      if (entry.branch == ref && entry.path != one.workspace->path && entry.path != one.aside)
+        return false;
+    input += fmt::format("delete {} {}\n", ref, one.tip);
+  }
+  if (input.empty()) return true;
   GitCall update = repo_call(project, {"update-ref", "-m", "berth: discarded", "--stdin"});
-  update.input = fmt::format("option no-deref\nupdate {} {} {}\ndelete {} {}\n", head,
-                             snapshot.head, snapshot.head, ref, tip);
+  update.input = input;
   auto done = git_status_of(update);
   return done && done->ok();
 }
@@ -594,7 +604,7 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   }
   // Whether another worktree has the branch checked out (then it is kept), asked beside the
   // snapshot: while this tree holds the branch, git lets no other worktree check it out, and
-  // the tree lets go of it and the branch goes in one transaction (let_go_of_branch).
+  // the tree lets go of it and the branch goes in one transaction (let_go_of_branches).
   std::future<Result<std::vector<WorktreeEntry>>> held;
   if (trash == Trash::yes && present && !tip.empty())
     held = std::async(std::launch::async, [&project] { return worktrees(project); });
@@ -675,15 +685,18 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   // (recover_interrupted), never undone.
   claim.keep();
   // (A tree removed in place let go of everything with its admin dir.)
-  bool let_go = false;
+  bool let_go = false, detach = false;
   if (held.valid()) {
     auto list = held.get();
-    let_go = doomed != w.path && let_go_of_branch(project, w, doomed, *d.snapshot, tip, list);
-    if (!let_go && doomed != w.path) {
-      Workspace aside = w;
-      aside.path = doomed;
-      detach_asides(project, {aside});
-    }
+    let_go = let_go_of_branches(
+        project, {LettingGo{&w, doomed == w.path ? std::string() : doomed, &*d.snapshot, tip}},
+        list);
+    detach = !let_go && doomed != w.path;
+  }
+  if (detach) {
+    Workspace aside = w;
+    aside.path = doomed;
+    detach_asides(project, {aside});
   }
   if (!let_go) drop_branch(project, w, tip, doomed, d.warnings);
   BERTH_TRY(forget_workspace(project, w));
@@ -839,6 +852,11 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   for (size_t i = 0; i < names.size(); ++i)
     if (live(i)) claimed.push_back(&all[i].claim->workspace());
   auto tips = branch_tips(project, claimed);
+  // Whether another worktree has one of the branches checked out, asked beside the snapshots
+  // (as discard asks it): the trees let go of them and the branches go in one transaction.
+  std::future<Result<std::vector<WorktreeEntry>>> held;
+  if (!claimed.empty())
+    held = std::async(std::launch::async, [&project] { return worktrees(project); });
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];
@@ -1008,12 +1026,27 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
       }
     one.claim->keep();
   }
-  detach_asides(project, asides);
-  std::vector<BranchToDrop> drops;
+  std::vector<LettingGo> going;
   for (size_t i = 0; i < names.size(); ++i)
-    if (live(i))
-      drops.push_back({&all[i].claim->workspace(), *all[i].tip, all[i].doomed, &all[i].d.warnings});
-  drop_branches(project, drops);
+    if (live(i)) {
+      const Workspace& w = all[i].claim->workspace();
+      going.push_back(LettingGo{&w, all[i].doomed == w.path ? std::string() : all[i].doomed,
+                                all[i].d.snapshot ? &*all[i].d.snapshot : nullptr, *all[i].tip});
+    }
+  bool let_go = false;
+  if (held.valid()) {
+    auto list = held.get();
+    let_go = let_go_of_branches(project, going, list);
+  }
+  if (!let_go) {
+    detach_asides(project, asides);
+    std::vector<BranchToDrop> drops;
+    for (size_t i = 0; i < names.size(); ++i)
+      if (live(i))
+        drops.push_back(
+            {&all[i].claim->workspace(), *all[i].tip, all[i].doomed, &all[i].d.warnings});
+    drop_branches(project, drops);
+  }
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];

@@ -107,15 +107,20 @@ std::string move_aside(const Project& project, const Workspace& w, bool present,
 /// crash before it leaves trees aside still on their branches: finish_discard detaches them.
 void detach_asides(const Project& project, const std::vector<Workspace>& asides);
 
-/// The tree moved aside (to `aside`) lets go of the branch, and the branch goes, in one ref
-/// transaction: its HEAD detached where the snapshot saw it, the branch deleted from `tip` (each
-/// a compare-and-swap). `listed`: the worktrees as git listed them while the tree still held the
-/// branch (no other worktree can check it out then). False, with nothing changed, when it cannot
-/// be done so (one checked out elsewhere, a ref moved, a hook's refusal): the caller then takes
-/// each step on its own (detach_asides, drop_branch).
-bool let_go_of_branch(const Project& project, const Workspace& w, const std::string& aside,
-                      const Snapshot& snapshot, const std::string& tip,
-                      const Result<std::vector<WorktreeEntry>>& listed);
+/// The trees moved aside let go of their branches, and the branches go, in one ref transaction:
+/// each tree's HEAD detached where its snapshot saw it, each branch deleted from its tip (each a
+/// compare-and-swap). `listed`: the worktrees as git listed them while the trees still held the
+/// branches (no other worktree can check one out then). False, with nothing changed, when it
+/// cannot be done so (a branch checked out elsewhere, a ref moved, a hook's refusal): the caller
+/// then takes each step on its own (detach_asides, drop_branch or drop_branches).
+struct LettingGo {
+  const Workspace* workspace;
+  std::string aside;        ///< where its tree is now; "" when it was removed in place
+  const Snapshot* snapshot; ///< its snapshot (HEAD's commit), for a tree aside
+  std::string tip;          ///< its branch's tip as read at the start; "" when it had none
+};
+bool let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
+                        const Result<std::vector<WorktreeEntry>>& listed);
 
 /// `git worktree remove` of a tree that was not moved aside (or a worktree git still lists whose
 /// directory is gone). A failure changes nothing: the claim puts the record back.

@@ -2,8 +2,8 @@
 # (the tree's HEAD detached where the snapshot saw it, the branch deleted from the tip read at the
 # start). Where the branch is also checked out in another worktree (forced there behind berth's
 # back), the tree still lets go of it and the branch is kept, with a warning; a branch the agent
-# checked out in its workspace is never touched. Each time the work is in the trash, and the
-# user's checkout is unchanged.
+# checked out in its workspace is never touched; a fork's attempts discarded together, the same.
+# Each time the work is in the trash, and the user's checkout is unchanged.
 . "$(dirname "$0")/common.sh"
 make_repo app
 checkout() { git ls-files -s && git status --porcelain=v2 --untracked-files=all && tree_digest .; }
@@ -47,5 +47,23 @@ assert_eq "$(git rev-parse agent-feature)" "$feature" "the agent's branch"
 assert_not_contains "$(git worktree list --porcelain)" "agent-feature"
 ws=$(berth restore z)
 assert_eq "$(cat "$ws/z.c")" "int z;" "restored"
+
+# The same for a fork's attempts discarded together (one transaction for all): the branch held
+# elsewhere is kept and said so, the other goes.
+berth fork t -n 2 >/dev/null
+for i in 1 2; do (cd "$(berth path "t-$i")" && commit_file "a$i.c" "int a$i;"); done
+tip2=$(git rev-parse berth/t-2)
+git worktree add -q --force "$T/elsewhere" berth/t-2
+out=$(berth discard t 2>&1)
+assert_contains "$out" "branch berth/t-2 is checked out in another worktree: kept"
+not 1 git rev-parse --verify -q refs/heads/berth/t-1 >/dev/null
+assert_eq "$(git rev-parse berth/t-2)" "$tip2" "the branch kept"
+assert_eq "$(git worktree list --porcelain | grep -c '^branch refs/heads/berth/t-')" 1 "worktrees on berth/t-*"
+git worktree remove --force "$T/elsewhere"
+# And with nothing in the way: both go, and nothing holds either.
+berth fork u -n 2 >/dev/null
+berth discard u >/dev/null
+for i in 1 2; do not 1 git rev-parse --verify -q "refs/heads/berth/u-$i" >/dev/null; done
+assert_not_contains "$(git worktree list --porcelain)" "refs/heads/berth/u-"
 
 assert_eq "$(checkout)" "$user" "the user's checkout"

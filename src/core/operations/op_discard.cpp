@@ -7,6 +7,7 @@
 #include "util/human.hpp"
 #include "util/try.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace berth::ops {
@@ -37,6 +38,11 @@ Result<Outcome> discard_fork(const Project& project, const std::string& task, Fo
   auto results = discard_workspaces(project, attempts, force, trash);
   for (size_t i = 0; i < results.size(); ++i) {
     if (results[i]) {
+      // What each discard warned of (a branch kept, a tree left to delete by hand: each names
+      // its workspace) is said too; a warning all share, once.
+      for (const auto& w : results[i]->warnings)
+        if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+          out.warnings.push_back(w);
       out.document["discarded"].push_back(*results[i]);
       continue;
     }

@@ -41,10 +41,15 @@ nlohmann::json discard_attempts(const Project& project, const std::vector<std::s
   nlohmann::json discarded = nlohmann::json::array();
   auto results = discard_workspaces(project, names, Force::yes, trash);
   for (size_t i = 0; i < results.size(); ++i)
-    if (!results[i])
+    if (!results[i]) {
       warnings.push_back(fmt::format("{}: {}", names[i], results[i].error().message));
-    else
+    } else {
+      // What each discard warned of (a branch kept, a tree left to delete by hand: each names
+      // its workspace) is said too; a warning all share, once.
+      for (const auto& w : results[i]->warnings)
+        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
       discarded.push_back(*results[i]);
+    }
   return discarded;
 }
 
