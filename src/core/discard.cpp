@@ -470,23 +470,68 @@ Result<void> remove_in_place(const Project& project, const Workspace& w) {
   return {};
 }
 
-void drop_branch(const Project& project, const Workspace& w, const std::string& tip,
-                 const std::string& tree_now, std::vector<std::string>& warnings) {
-  if (tip.empty()) return;
-  bool checked_out = false;
-  if (auto list = worktrees(project))
-    for (const auto& entry : *list)
-      if (entry.branch == "refs/heads/" + w.branch && entry.path != tree_now) checked_out = true;
-  if (checked_out)
-    warnings.push_back(fmt::format("branch {} is checked out in another worktree: kept", w.branch));
-  else if (auto del = git_status_of(
-               repo_call(project, {"update-ref", "-d", "refs/heads/" + w.branch, tip}));
-           !del || !del->ok())
-    warnings.push_back(fmt::format("branch {} moved meanwhile: kept", w.branch));
+namespace {
+
+// A branch berth could not delete, said as it was.
+std::string kept_branch(const std::string& branch, const Result<util::ProcessResult>& del) {
+  if (del && ref_hook_refused(del->err))
+    return fmt::format("branch {} kept: your reference-transaction hook refused its deletion",
+                       branch);
+  return fmt::format("branch {} moved meanwhile: kept", branch);
 }
 
-bool let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
-                        const Result<std::vector<WorktreeEntry>>& listed) {
+// drop_branch of several workspaces: one worktree list, and one ref transaction deleting every
+// branch (each a compare-and-swap from its tip); when it fails (one moved meanwhile, a hook's
+// refusal), each on its own.
+struct BranchToDrop {
+  const Workspace* workspace;
+  std::string tip, tree_now;
+  std::vector<std::string>* warnings;
+};
+void drop_branches(const Project& project, const std::vector<BranchToDrop>& drops) {
+  auto list = worktrees(project);
+  std::vector<const BranchToDrop*> going;
+  std::string input;
+  for (const auto& drop : drops) {
+    if (drop.tip.empty()) continue;
+    std::string ref = "refs/heads/" + drop.workspace->branch;
+    bool checked_out = false;
+    if (list)
+      for (const auto& entry : *list)
+        if (entry.branch == ref && entry.path != drop.tree_now) checked_out = true;
+    if (checked_out) {
+      drop.warnings->push_back(fmt::format("branch {} is checked out in another worktree: kept",
+                                           drop.workspace->branch));
+      continue;
+    }
+    going.push_back(&drop);
+    input += fmt::format("delete {} {}\n", ref, drop.tip);
+  }
+  if (going.empty()) return;
+  if (going.size() > 1) {
+    GitCall update = repo_call(project, {"update-ref", "--stdin"});
+    update.input = input;
+    if (auto all = git_status_of(update); all && all->ok()) return;
+  }
+  for (const BranchToDrop* drop : going)
+    if (auto del = git_status_of(repo_call(
+            project, {"update-ref", "-d", "refs/heads/" + drop->workspace->branch, drop->tip}));
+        !del || !del->ok())
+      drop->warnings->push_back(kept_branch(drop->workspace->branch, del));
+}
+
+} // namespace
+
+void drop_branch(const Project& project, const Workspace& w, const std::string& tip,
+                 const std::string& tree_now, std::vector<std::string>& warnings) {
+  drop_branches(project, {BranchToDrop{&w, tip, tree_now, &warnings}});
+}
+
+namespace {
+
+// let_go_of_branches' one transaction; false, with nothing changed, when it cannot be.
+bool let_go_together(const Project& project, const std::vector<LettingGo>& going,
+                     const Result<std::vector<WorktreeEntry>>& listed) {
   if (!listed) return false;
   std::string input;
   for (const LettingGo& one : going) {
@@ -510,6 +555,25 @@ bool let_go_of_branches(const Project& project, const std::vector<LettingGo>& go
   update.input = input;
   auto done = git_status_of(update);
   return done && done->ok();
+}
+
+} // namespace
+
+void let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
+                        const Result<std::vector<WorktreeEntry>>& listed) {
+  if (let_go_together(project, going, listed)) return;
+  std::vector<Workspace> asides;
+  std::vector<BranchToDrop> drops;
+  for (const LettingGo& one : going) {
+    if (!one.aside.empty()) {
+      asides.push_back(*one.workspace);
+      asides.back().path = one.aside;
+    }
+    drops.push_back(BranchToDrop{
+        one.workspace, one.tip, one.aside.empty() ? one.workspace->path : one.aside, one.warnings});
+  }
+  detach_asides(project, asides);
+  drop_branches(project, drops);
 }
 
 Result<void> forget_workspace(const Project& project, const Workspace& w) {
@@ -685,20 +749,13 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   // (recover_interrupted), never undone.
   claim.keep();
   // (A tree removed in place let go of everything with its admin dir.)
-  bool let_go = false, detach = false;
-  if (held.valid()) {
-    auto list = held.get();
-    let_go = let_go_of_branches(
-        project, {LettingGo{&w, doomed == w.path ? std::string() : doomed, &*d.snapshot, tip}},
-        list);
-    detach = !let_go && doomed != w.path;
-  }
-  if (detach) {
-    Workspace aside = w;
-    aside.path = doomed;
-    detach_asides(project, {aside});
-  }
-  if (!let_go) drop_branch(project, w, tip, doomed, d.warnings);
+  if (held.valid())
+    let_go_of_branches(
+        project,
+        {LettingGo{&w, doomed == w.path ? std::string() : doomed, &*d.snapshot, tip, &d.warnings}},
+        held.get());
+  else
+    drop_branch(project, w, tip, doomed, d.warnings);
   BERTH_TRY(forget_workspace(project, w));
   if (doomed != w.path && (refill || !background))
     delete_aside(project, doomed, background, d.warnings);
@@ -738,45 +795,6 @@ std::map<std::string, std::string> branch_tips(const Project& project,
       tips[fields[0].substr(11)] = fields[1];
   }
   return tips;
-}
-
-// drop_branch of several workspaces: one worktree list, and one ref transaction deleting every
-// branch (each a compare-and-swap from its tip); when it fails (one moved meanwhile, a hook's
-// refusal), each on its own.
-struct BranchToDrop {
-  const Workspace* workspace;
-  std::string tip, tree_now;
-  std::vector<std::string>* warnings;
-};
-void drop_branches(const Project& project, const std::vector<BranchToDrop>& drops) {
-  auto list = worktrees(project);
-  std::vector<const BranchToDrop*> going;
-  std::string input;
-  for (const auto& drop : drops) {
-    if (drop.tip.empty()) continue;
-    std::string ref = "refs/heads/" + drop.workspace->branch;
-    bool checked_out = false;
-    if (list)
-      for (const auto& entry : *list)
-        if (entry.branch == ref && entry.path != drop.tree_now) checked_out = true;
-    if (checked_out) {
-      drop.warnings->push_back(fmt::format("branch {} is checked out in another worktree: kept",
-                                           drop.workspace->branch));
-      continue;
-    }
-    going.push_back(&drop);
-    input += fmt::format("delete {} {}\n", ref, drop.tip);
-  }
-  if (going.empty()) return;
-  GitCall update = repo_call(project, {"update-ref", "--stdin"});
-  update.input = input;
-  if (auto all = git_status_of(update); all && all->ok()) return;
-  for (const BranchToDrop* drop : going)
-    if (auto del = git_status_of(repo_call(
-            project, {"update-ref", "-d", "refs/heads/" + drop->workspace->branch, drop->tip}));
-        !del || !del->ok())
-      drop->warnings->push_back(
-          fmt::format("branch {} moved meanwhile: kept", drop->workspace->branch));
 }
 
 // discard_workspaces to the trash: discard_steps for several workspaces, each step taken for
@@ -1006,18 +1024,14 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   }
 
   // Each tree moved aside (or removed in place); from here on a crash is finished by the next
-  // command, never undone. Their HEADs detached after, in one transaction.
-  std::vector<Workspace> asides;
+  // command, never undone. Then they let go of their branches, and the branches go, in one
+  // transaction.
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];
     const Workspace& w = one.claim->workspace();
     one.doomed = move_aside(project, w, one.claim->present, one.claim->symlinked, one.d.snapshot,
                             one.background, Detach::later);
-    if (one.doomed != w.path) {
-      asides.push_back(w);
-      asides.back().path = one.doomed;
-    }
     if (one.doomed == w.path &&
         (one.claim->present || one.claim->symlinked || git_has_worktree(project, w.path)))
       if (auto removed = remove_in_place(project, w); !removed) {
@@ -1031,22 +1045,10 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
     if (live(i)) {
       const Workspace& w = all[i].claim->workspace();
       going.push_back(LettingGo{&w, all[i].doomed == w.path ? std::string() : all[i].doomed,
-                                all[i].d.snapshot ? &*all[i].d.snapshot : nullptr, *all[i].tip});
+                                all[i].d.snapshot ? &*all[i].d.snapshot : nullptr, *all[i].tip,
+                                &all[i].d.warnings});
     }
-  bool let_go = false;
-  if (held.valid()) {
-    auto list = held.get();
-    let_go = let_go_of_branches(project, going, list);
-  }
-  if (!let_go) {
-    detach_asides(project, asides);
-    std::vector<BranchToDrop> drops;
-    for (size_t i = 0; i < names.size(); ++i)
-      if (live(i))
-        drops.push_back(
-            {&all[i].claim->workspace(), *all[i].tip, all[i].doomed, &all[i].d.warnings});
-    drop_branches(project, drops);
-  }
+  if (!going.empty()) let_go_of_branches(project, going, held.get());
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];

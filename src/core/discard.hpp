@@ -110,16 +110,17 @@ void detach_asides(const Project& project, const std::vector<Workspace>& asides)
 /// The trees moved aside let go of their branches, and the branches go, in one ref transaction:
 /// each tree's HEAD detached where its snapshot saw it, each branch deleted from its tip (each a
 /// compare-and-swap). `listed`: the worktrees as git listed them while the trees still held the
-/// branches (no other worktree can check one out then). False, with nothing changed, when it
-/// cannot be done so (a branch checked out elsewhere, a ref moved, a hook's refusal): the caller
-/// then takes each step on its own (detach_asides, drop_branch or drop_branches).
+/// branches (no other worktree can check one out then). When that cannot be (a branch checked
+/// out elsewhere, a ref moved, a hook's refusal), each step on its own (detach_asides, then
+/// drop_branch's of all), and what was kept is said in each one's warnings.
 struct LettingGo {
   const Workspace* workspace;
   std::string aside;        ///< where its tree is now; "" when it was removed in place
   const Snapshot* snapshot; ///< its snapshot (HEAD's commit), for a tree aside
   std::string tip;          ///< its branch's tip as read at the start; "" when it had none
+  std::vector<std::string>* warnings;
 };
-bool let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
+void let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
                         const Result<std::vector<WorktreeEntry>>& listed);
 
 /// `git worktree remove` of a tree that was not moved aside (or a worktree git still lists whose

@@ -111,6 +111,11 @@ Param net_param() {
   return net;
 }
 
+void add_warnings(std::vector<std::string>& warnings, const std::vector<std::string>& more) {
+  for (const auto& w : more)
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+}
+
 Param env_param() {
   Param env = string_param("env", "set KEY=VALUE in the command's environment (repeatable)", "e");
   env.kind = ParamKind::strings;

@@ -108,3 +108,14 @@ assert_eq "$(berth --json doctor | jq -r '.problems | length')" 0
 : >"$T/refuse"
 berth discard r >/dev/null
 berth new r >/dev/null
+# A refused deletion of the branch: the discard still goes (its work in the trash), the branch is
+# kept, and the warning names the hook, not a move that did not happen.
+echo 'refs/heads/berth/r$' >"$T/refuse"
+tip=$(git rev-parse berth/r)
+out=$(berth discard r 2>&1)
+assert_contains "$out" "branch berth/r kept: your reference-transaction hook refused its deletion"
+assert_eq "$(git rev-parse berth/r)" "$tip" "the branch kept"
+assert_not_contains "$(git worktree list --porcelain)" "refs/heads/berth/r"
+[[ $(git for-each-ref --format='%(refname)' 'refs/berth/trash/r/*' | wc -l) -ge 2 ]]
+: >"$T/refuse"
+git branch -D -q berth/r

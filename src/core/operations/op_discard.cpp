@@ -7,7 +7,6 @@
 #include "util/human.hpp"
 #include "util/try.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 
 namespace berth::ops {
@@ -39,10 +38,8 @@ Result<Outcome> discard_fork(const Project& project, const std::string& task, Fo
   for (size_t i = 0; i < results.size(); ++i) {
     if (results[i]) {
       // What each discard warned of (a branch kept, a tree left to delete by hand: each names
-      // its workspace) is said too; a warning all share, once.
-      for (const auto& w : results[i]->warnings)
-        if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-          out.warnings.push_back(w);
+      // its workspace) is said too.
+      add_warnings(out.warnings, results[i]->warnings);
       out.document["discarded"].push_back(*results[i]);
       continue;
     }

@@ -45,9 +45,8 @@ nlohmann::json discard_attempts(const Project& project, const std::vector<std::s
       warnings.push_back(fmt::format("{}: {}", names[i], results[i].error().message));
     } else {
       // What each discard warned of (a branch kept, a tree left to delete by hand: each names
-      // its workspace) is said too; a warning all share, once.
-      for (const auto& w : results[i]->warnings)
-        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+      // its workspace) is said too.
+      add_warnings(warnings, results[i]->warnings);
       discarded.push_back(*results[i]);
     }
   return discarded;
@@ -353,10 +352,8 @@ Result<Outcome> run_fork(const Project& project, const Params& p, const Operatio
     auto marked = mark_attempt(project, made_one.workspace.name, task, i);
     if (!marked) return roll_back(marked.error());
     if (i == 1) fork.base = marked->base;
-    for (const auto* list : {&made_one.warnings, &made_one.setup.warnings})
-      for (const auto& w : *list)
-        if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-          out.warnings.push_back(w);
+    add_warnings(out.warnings, made_one.warnings);
+    add_warnings(out.warnings, made_one.setup.warnings);
     if (made_one.setup.failed) {
       setup_failed = true;
       out.warnings.push_back(setup_failed_warning(*marked, "created"));

@@ -38,6 +38,9 @@ private:
   const nlohmann::json& params_;
 };
 
+/// Add `more` to `warnings`, each said once (attempts of a fork often warn alike).
+void add_warnings(std::vector<std::string>& warnings, const std::vector<std::string>& more);
+
 /// Builders for the Param entries the operations share.
 Param name_param(std::string help = "workspace name");
 Param flag_param(std::string name, std::string help, std::string short_name = {});
