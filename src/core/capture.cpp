@@ -302,19 +302,13 @@ struct Capturing {
 // they are staged onto is read: those it holds are asked too, and are never dropped (drop_ignored).
 // Nullopt when git could not tell.
 std::optional<std::set<std::string>> ask_ignored(const Capturing& one) {
-  GitCall ask = workspace_call(*one.w, {"check-ignore", "--no-index", "-z", "--stdin"});
+  std::vector<std::string> asked;
   for (const auto& p : one.since) {
     struct stat st;
     if (one.named.contains(p) || ::lstat(util::join(one.w->path, p).c_str(), &st) != 0) continue;
-    ask.input += p + '\0';
+    asked.push_back(p);
   }
-  if (ask.input.empty()) return std::set<std::string>{};
-  auto told = git_status_of(ask);
-  // 0: some are ignored (named), 1: none is.
-  if (!told || told->signal != 0 || (told->exit_code != 0 && told->exit_code != 1))
-    return std::nullopt;
-  auto ignored = split_z(told->out);
-  return std::set<std::string>(ignored.begin(), ignored.end());
+  return ignored_by_rules(*one.w, asked);
 }
 
 // A look by the watcher's paths (Capturing::by_watcher): the paths changed since the verdict that

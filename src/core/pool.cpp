@@ -186,7 +186,11 @@ void note_settled(const Project& project, SlotRecord& r) {
   std::vector<std::string> setup = with_setup_made(setup_made_paths(project), r.prepared);
   auto untracked = any_untracked(r.slot.git_dir, *root, [&] { return setup; },
                                  project.setup_source(), {.ignored_only = false, .paths = {}});
-  if (untracked && !*untracked) note_birth(project, w, {r.watch_token, r.slot.commit, setup});
+  if (untracked && !*untracked) {
+    auto index =
+        glance_index_file(util::join(r.slot.git_dir, "index"), project.null_oid().size() / 2, {});
+    note_birth(project, w, {r.watch_token, r.slot.commit, setup, index ? index->tree : ""});
+  }
 }
 
 // Whether the slot is still exactly as it was settled: a command (or anyone) that wrote into it

@@ -1,6 +1,7 @@
 #include "core/porcelain.hpp"
 
 #include "core/git.hpp"
+#include "util/mapped_file.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -96,58 +97,114 @@ uint16_t be16(std::string_view d, size_t at) {
 
 } // namespace
 
-std::optional<std::vector<IndexEntry>> parse_index(std::string_view d, size_t oid_bytes) {
+namespace {
+
+// The walk parse_index and glance_index share, the way git's read-cache.c writes an index of
+// version 2 or 3: `on_entry(at, name_at, len)` for each entry (its fixed part at `at`, its name
+// at `name_at`), then `on_extension(name, data)` for each extension. False for anything else
+// (version 4, a split or a sparse index, anything malformed).
+template <class OnEntry, class OnExtension>
+bool walk_index(std::string_view d, size_t oid_bytes, OnEntry&& on_entry,
+                OnExtension&& on_extension) {
   // "DIRC", version, entry count; the entries; extensions; the checksum (oid_bytes).
-  if (oid_bytes == 0 || d.size() < 12 + oid_bytes || d.substr(0, 4) != "DIRC") return std::nullopt;
+  if (oid_bytes == 0 || d.size() < 12 + oid_bytes || d.substr(0, 4) != "DIRC") return false;
   const uint32_t version = be32(d, 4);
   const uint32_t count = be32(d, 8);
-  if (version != 2 && version != 3) return std::nullopt;
+  if (version != 2 && version != 3) return false;
   const size_t end = d.size() - oid_bytes;
   // Each entry: ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4 each), the oid,
   // 16 bits of flags (the name's length in the low 12, the stage in the next 2, "extended" in
   // bit 14: 16 more bits follow, version 3 only), the name, then 1-8 NULs to a multiple of 8.
   const size_t fixed = 40 + oid_bytes + 2;
-  if (count > (end - 12) / fixed) return std::nullopt;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::vector<IndexEntry> entries;
-  entries.reserve(count);
+  if (count > (end - 12) / fixed) return false;
   size_t at = 12;
   for (uint32_t i = 0; i < count; ++i) {
-    if (at + fixed > end) return std::nullopt;
+    if (at + fixed > end) return false;
     const uint16_t flags = be16(d, at + 40 + oid_bytes);
     size_t name_at = at + fixed;
     if (flags & 0x4000) {
-      if (version < 3) return std::nullopt;
+      if (version < 3) return false;
       name_at += 2;
     }
     const size_t nul = d.find('\0', name_at);
-    if (nul == std::string_view::npos || nul >= end) return std::nullopt;
+    if (nul == std::string_view::npos || nul >= end) return false;
     const size_t len = nul - name_at;
-    if ((flags & 0x0fff) != std::min<size_t>(len, 0x0fff) || len == 0) return std::nullopt;
-    IndexEntry e;
-    e.mode = fmt::format("{:06o}", be32(d, at + 24));
-    e.oid.reserve(oid_bytes * 2);
-    for (size_t k = 0; k < oid_bytes; ++k) {
-      auto byte = static_cast<unsigned char>(d[at + 40 + k]);
-      e.oid += kHex[byte >> 4];
-      e.oid += kHex[byte & 15];
-    }
-    e.stage = (flags >> 12) & 3;
-    e.path = std::string(d.substr(name_at, len));
-    entries.push_back(std::move(e));
+    if ((flags & 0x0fff) != std::min<size_t>(len, 0x0fff) || len == 0) return false;
+    on_entry(at, name_at, len);
     at += ((name_at - at) + len + 8) & ~size_t{7};
-    if (at > end) return std::nullopt;
+    if (at > end) return false;
   }
   // The extensions: 4 bytes of name, 4 of size, the data.
   while (at < end) {
-    if (end - at < 8) return std::nullopt;
+    if (end - at < 8) return false;
     std::string_view name = d.substr(at, 4);
-    if (name == "link" || name == "sdir") return std::nullopt;
+    if (name == "link" || name == "sdir") return false;
     const size_t size = be32(d, at + 4);
-    if (size > end - at - 8) return std::nullopt;
+    if (size > end - at - 8) return false;
+    on_extension(name, d.substr(at + 8, size));
     at += 8 + size;
   }
+  return true;
+}
+
+std::string hex_of(std::string_view raw) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(raw.size() * 2);
+  for (char c : raw) {
+    auto byte = static_cast<unsigned char>(c);
+    hex += kHex[byte >> 4];
+    hex += kHex[byte & 15];
+  }
+  return hex;
+}
+
+} // namespace
+
+std::optional<std::vector<IndexEntry>> parse_index(std::string_view d, size_t oid_bytes) {
+  std::vector<IndexEntry> entries;
+  auto entry = [&](size_t at, size_t name_at, size_t len) {
+    IndexEntry e;
+    e.mode = fmt::format("{:06o}", be32(d, at + 24));
+    e.oid = hex_of(d.substr(at + 40, oid_bytes));
+    e.stage = (be16(d, at + 40 + oid_bytes) >> 12) & 3;
+    e.path = std::string(d.substr(name_at, len));
+    entries.push_back(std::move(e));
+  };
+  if (!walk_index(d, oid_bytes, entry, [](std::string_view, std::string_view) {}))
+    return std::nullopt;
   return entries;
+}
+
+std::optional<IndexGlance> glance_index(std::string_view d, size_t oid_bytes,
+                                        const std::set<std::string>& asked) {
+  IndexGlance glance;
+  std::set<std::string_view, std::less<>> wanted(asked.begin(), asked.end());
+  auto entry = [&](size_t, size_t name_at, size_t len) {
+    if (wanted.empty()) return;
+    if (auto it = wanted.find(d.substr(name_at, len)); it != wanted.end()) {
+      glance.present.emplace(*it);
+      wanted.erase(it);
+    }
+  };
+  // The cache-tree ("TREE"): the whole index's entry first, as "" NUL, then "<entries> SP
+  // <subtrees> LF" and, when the count is not -1 (something staged since), its tree's oid.
+  auto extension = [&](std::string_view name, std::string_view data) {
+    if (name != "TREE" || data.empty() || data.front() != '\0') return;
+    size_t lf = data.find('\n');
+    if (lf == std::string_view::npos || data.size() < lf + 1 + oid_bytes) return;
+    if (data[1] == '-') return;
+    glance.tree = hex_of(data.substr(lf + 1, oid_bytes));
+  };
+  if (!walk_index(d, oid_bytes, entry, extension)) return std::nullopt;
+  return glance;
+}
+
+std::optional<IndexGlance> glance_index_file(const std::string& path, size_t oid_bytes,
+                                             const std::set<std::string>& asked) {
+  auto mapped = util::MappedFile::open(path);
+  if (!mapped) return std::nullopt;
+  return glance_index(mapped->bytes(), oid_bytes, asked);
 }
 
 std::vector<WorktreeEntry> parse_worktree_list(const std::string& z_output) {

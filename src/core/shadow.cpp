@@ -483,6 +483,7 @@ void note_birth(const Project& project, const Workspace& w, const TreeBirth& bir
   if (birth.token.empty() || birth.commit.empty() || !util::make_dirs(shadow_dir(project))) return;
   nlohmann::json j = {
       {"token", birth.token}, {"commit", birth.commit}, {"setup_paths", birth.setup_paths}};
+  if (!birth.tree.empty()) j["tree"] = birth.tree;
   (void)util::write_file_atomic(util::join(shadow_dir(project), name_slug(w.name) + ".birth"),
                                 j.dump() + "\n");
 }
@@ -495,6 +496,7 @@ std::optional<TreeBirth> birth_of(const Project& project, const Workspace& w) {
   TreeBirth birth;
   birth.token = j.value("token", std::string());
   birth.commit = j.value("commit", std::string());
+  birth.tree = j.value("tree", std::string());
   auto paths = j.find("setup_paths");
   if (birth.token.empty() || birth.commit.empty() || paths == j.end() || !paths->is_array())
     return std::nullopt;

@@ -59,6 +59,7 @@ struct TreeBirth {
   std::string token;
   std::string commit;
   std::vector<std::string> setup_paths;
+  std::string tree; ///< its index's tree then, from the cache-tree ("" when not known)
 };
 void note_birth(const Project& project, const Workspace& workspace, const TreeBirth& birth);
 std::optional<TreeBirth> birth_of(const Project& project, const Workspace& workspace);

@@ -364,9 +364,11 @@ std::vector<Result<Snapshot>> make_snapshots(const Project& project,
       if (!s.branch_tip.empty() && s.branch_tip != s.head)
         one.later_parents.push_back(s.branch_tip);
       if (!s.nested.empty()) one.later_parents.push_back(s.nested);
-      if (auto same = BERTH_TRY(newest_same(project, w.name, one.work_tree, one.index_tree, s.head,
-                                            one.later_parents, one.message, asked[i].hints.newest,
-                                            w.created))) {
+      if (auto same = BERTH_TRY(newest_same(
+              project, w.name, one.work_tree, one.index_tree, s.head, one.later_parents,
+              one.message,
+              asked[i].hints.newest ? std::optional(asked[i].hints.newest()) : std::nullopt,
+              w.created))) {
         s.ref = same->ref;
         s.commit = same->commit;
         s.index_commit = same->index_commit;
@@ -591,6 +593,13 @@ bool made_whole_by_setup(std::string_view path, const std::vector<std::string>& 
   return setup_place(path, setup_paths) == SetupPlace::whole;
 }
 
+bool made_by_setup(const std::string& path, const struct stat* st,
+                   const std::vector<std::string>& setup_paths, const std::string& source) {
+  SetupPlace place = setup_place(path, setup_paths);
+  return place == SetupPlace::whole ||
+         (place == SetupPlace::copied && st && still_the_copy(*st, source, path));
+}
+
 IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& work_tree,
                                  const std::vector<std::string>& setup_paths,
                                  const std::string& source) {
@@ -604,9 +613,7 @@ IgnoredCount count_ignored_apart(const std::string& git_dir, const std::string& 
     struct stat st;
     bool present = ::lstat(util::join(work_tree, file).c_str(), &st) == 0;
     uint64_t size = present ? static_cast<uint64_t>(st.st_size) : 0;
-    SetupPlace place = setup_place(file, setup_paths);
-    bool made = place == SetupPlace::whole ||
-                (place == SetupPlace::copied && present && still_the_copy(st, source, file));
+    bool made = made_by_setup(file, present ? &st : nullptr, setup_paths, source);
     (made ? found.setup_files : found.files) += 1;
     (made ? found.setup_bytes : found.bytes) += size;
   }

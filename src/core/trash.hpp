@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
 #include <vector>
 
 namespace berth {
@@ -23,8 +24,9 @@ enum class Content { work_tree, commits_only };
 struct SnapshotHints {
   /// The branch's commit ("" for none); read by make_snapshot when not given.
   std::optional<std::string> branch_tip;
-  /// The workspace's newest snapshot in the trash, as newest_in_trash lists it ("" for none).
-  std::optional<std::string> newest;
+  /// The workspace's newest snapshot in the trash, as newest_in_trash lists it ("" for none),
+  /// asked only once the work tree is captured (a discard lists it beside the capture).
+  std::function<std::string()> newest;
 };
 
 /// Save `workspace` to the trash. With Content::commits_only (its directory is gone or cannot be
@@ -112,6 +114,11 @@ bool has_ignored(const std::string& git_dir, const std::string& work_tree,
 /// Whether `path` lies at or beneath a path set-up makes whole (a clone, a link, the hooks
 /// folder; not a folder it copies file by file, whose files may be the agent's).
 bool made_whole_by_setup(std::string_view path, const std::vector<std::string>& setup_paths);
+/// Whether the file `path` (`st`: its lstat, null when it is gone) is set-up's: beneath a path
+/// it makes whole, or in a folder it copied file by file and still the copy of `source`'s twin
+/// (same kind, size and mtime), as count_ignored_apart counts it.
+bool made_by_setup(const std::string& path, const struct stat* st,
+                   const std::vector<std::string>& setup_paths, const std::string& source);
 /// What any_untracked looks for: ignored files only (has_ignored), or every untracked file; in
 /// the whole tree, or only at these paths (literal: files, or folders with all they hold).
 struct UntrackedQuery {

@@ -68,6 +68,20 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
   return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
 }
 
+std::optional<std::set<std::string>> ignored_by_rules(const Workspace& workspace,
+                                                      const std::vector<std::string>& paths) {
+  if (paths.empty()) return std::set<std::string>{};
+  GitCall ask = workspace_call(workspace, {"check-ignore", "--no-index", "-z", "--stdin"});
+  for (const auto& p : paths)
+    ask.input += p + '\0';
+  auto told = git_status_of(ask);
+  // 0: some are ignored (named), 1: none is.
+  if (!told || told->signal != 0 || (told->exit_code != 0 && told->exit_code != 1))
+    return std::nullopt;
+  auto ignored = split_z(told->out);
+  return std::set<std::string>(ignored.begin(), ignored.end());
+}
+
 Result<std::vector<std::string>> workspace_files(const Workspace& workspace,
                                                  const std::string& under) {
   std::vector<std::string> args{"ls-files",      "-z", "--cached", "--others", "--exclude-standard",

@@ -7,6 +7,7 @@
 #include "core/porcelain.hpp"
 #include "core/registry.hpp"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ GitCall repo_call(const Project& project, std::vector<std::string> args);
 GitCall tree_diff_call(const Project& project, std::vector<std::string> args);
 /// A git call inside a workspace, through the git dir and work tree berth's registry recorded.
 GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args);
+/// Which of `paths` (relative to the workspace's top) git's ignore rules ignore, in one
+/// `git check-ignore --no-index` for them all: the rules alone (.gitignore files, info/exclude,
+/// core.excludesFile), not whether the index tracks a path. Nullopt when git could not tell.
+std::optional<std::set<std::string>> ignored_by_rules(const Workspace& workspace,
+                                                      const std::vector<std::string>& paths);
 
 int64_t unix_now();
 

@@ -1,9 +1,11 @@
 # A discard of a pooled workspace nobody looked at says whether ignored files go with it (they are
 # not saved) without a walk of the whole tree: the slot was born with no untracked file but
 # set-up's, so its ignored files now are among the paths the watcher saw change since and those
-# that left the index since (ls-files limited to them). Each way an ignored file comes to be is
-# checked against git's own walk of the tree, and against the walk discard falls back to when the
-# watcher cannot name the paths.
+# that left the index since. berth reads the index itself (its cache-tree says what left it; it
+# says which paths it tracks) and asks git's rules of those paths alone; when something was
+# staged since (no valid cache-tree), git reads the index (diff-index, ls-files limited to the
+# paths). Each way an ignored file comes to be is checked against git's own walk of the tree, and
+# against the walk discard falls back to when the watcher cannot name the paths.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pool_helpers.sh"
 make_repo app 30
@@ -31,8 +33,9 @@ git_says() {
 }
 
 # discarded NAME NOTE HOW: discard NAME; whether it said ignored files go ("note" or "none"), and
-# how it looked for them: "paths" (from the birth: the paths changed since, ls-files limited to
-# them) or "walk" (the whole tree).
+# how it looked for them: "paths" (from the birth: the paths changed since, the index read by
+# berth, no git call that reads the whole index), "index" (from the birth, git reading the index:
+# diff-index, ls-files limited to the paths) or "walk" (the whole tree).
 discarded() {
   local name=$1 trace=$TMPDIR/trace.$1 said=none how
   # (The background filler the discard starts is traced too: its looks have no --directory.
@@ -42,10 +45,12 @@ discarded() {
   grep -q "ignored files (build output) are not saved" "$TMPDIR/err.$name" && said=note
   assert_eq "$said" "$2" "discard's note ($name)"
   how=$(jq -r 'select(.event == "start") | .argv
-               | if index("diff-index") and index("--diff-filter=D") then "paths"
+               | if index("diff-index") and index("--diff-filter=D") then "index"
                  elif index("ls-files") and index("--ignored") and index("--directory")
                    and (index("--") | not) then "walk"
+                 elif index("ls-files") and index("--ignored") and index("--") then "index"
                  else empty end' "$trace" | sort -u | paste -sd,)
+  [[ -n $how ]] || how=paths
   assert_eq "$how" "$3" "how discard looked ($name)"
   wait_for_fillers
 }
@@ -90,12 +95,27 @@ assert_eq "$(git_says "$ws")" note
 discarded rule note paths
 
 # Tracked at birth, untracked since (left the index, never touched in the tree), and ignored by
-# the agent's rule: the watcher never saw it change.
+# the agent's rule: the watcher never saw it change. (`git rm --cached` invalidates the index's
+# cache-tree: git reads the index.)
 ws=$(fresh untracked)
 echo 'dist/' >>"$ws/.gitignore"
 git -C "$ws" rm -r -q --cached dist
 assert_eq "$(git_says "$ws")" note
-discarded untracked note paths
+discarded untracked note index
+# The same, committed: the cache-tree is valid again, and what left the index is a diff of the
+# birth's tree and the index's (no git call reads the index).
+ws=$(fresh committed)
+echo 'dist/' >>"$ws/.gitignore"
+git -C "$ws" rm -r -q --cached dist
+git -C "$ws" commit -q -m 'untrack dist'
+assert_eq "$(git_says "$ws")" note
+discarded committed note paths
+# A tracked file the rules ignore (committed before the rule) is not an ignored file: edited, it
+# stays tracked.
+ws=$(fresh tracked)
+echo 'dist/' >>"$ws/.gitignore" && echo 'more();' >>"$ws/dist/app.js"
+assert_eq "$(git_says "$ws")" none
+discarded tracked none paths
 
 # Set-up's own ignored files (a clone of node_modules, carried by the slot) are not lost work:
 # no note.
@@ -115,7 +135,7 @@ for want in note none; do
   echo change >>"$ws/README.md"
   pkill -f -- "watch serve $T/" && sleep 0.2
   assert_eq "$(git_says "$ws")" "$want"
-  discarded "blind-$want" "$want" paths,walk
+  discarded "blind-$want" "$want" walk
 done
 
 # A workspace made without the pool has no birth: walked.

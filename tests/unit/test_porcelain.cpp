@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
@@ -763,6 +764,45 @@ TEST(IndexFile, ReadAsLsFilesListsIt) {
   EXPECT_FALSE(berth::parse_index(*bytes, 32)) << "not a sha256 index";
   EXPECT_FALSE(berth::parse_index("", 20));
   EXPECT_FALSE(berth::parse_index("DIRC", 20));
+}
+
+TEST(IndexFile, GlanceTellsItsTreeAndWhichPathsItHas) {
+  Scratch s;
+  s.git("", {"init", "-q", "r"});
+  s.write("r/a.txt", "a\n");
+  s.write("r/dir/b.txt", "b\n");
+  s.git("r", {"add", "-A"});
+  s.git("r", {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one"});
+  std::string index = s.path("r/.git/index");
+  const std::set<std::string> asked{"a.txt", "dir/b.txt", "dir", "gone.txt", "a"};
+  // Just committed: the cache-tree is valid, the index is HEAD's tree.
+  auto glance = berth::glance_index_file(index, 20, asked);
+  ASSERT_TRUE(glance);
+  EXPECT_EQ(glance->tree, berth::chomp(s.git("r", {"rev-parse", "HEAD^{tree}"})));
+  EXPECT_EQ(glance->present, (std::set<std::string>{"a.txt", "dir/b.txt"})) << "files, not folders";
+  // Something staged: the cache-tree is invalid until a tree is written again.
+  s.write("r/new.txt", "new\n");
+  s.git("r", {"add", "new.txt"});
+  glance = berth::glance_index_file(index, 20, {"new.txt"});
+  ASSERT_TRUE(glance);
+  EXPECT_EQ(glance->tree, "");
+  EXPECT_EQ(glance->present, (std::set<std::string>{"new.txt"}));
+  std::string written = berth::chomp(s.git("r", {"write-tree"}));
+  glance = berth::glance_index_file(index, 20, {});
+  ASSERT_TRUE(glance);
+  EXPECT_EQ(glance->tree, written) << "write-tree fills the cache-tree in";
+  // Untracked (`rm --cached`): no entry, and the tree is invalid again.
+  s.git("r", {"rm", "-q", "--cached", "a.txt"});
+  glance = berth::glance_index_file(index, 20, {"a.txt", "dir/b.txt"});
+  ASSERT_TRUE(glance);
+  EXPECT_EQ(glance->tree, "");
+  EXPECT_EQ(glance->present, (std::set<std::string>{"dir/b.txt"}));
+  // What is not read, as parse_index: version 4, a missing file, a FIFO (never waited on).
+  s.git("r", {"update-index", "--index-version", "4"});
+  EXPECT_FALSE(berth::glance_index_file(index, 20, {}));
+  EXPECT_FALSE(berth::glance_index_file(s.path("r/.git/no-index"), 20, {}));
+  ASSERT_EQ(::mkfifo(s.path("r/.git/fifo").c_str(), 0644), 0);
+  EXPECT_FALSE(berth::glance_index_file(s.path("r/.git/fifo"), 20, {}));
 }
 
 // ---- a status restated from the watcher's paths (capture.cpp) ---------------------------------
