@@ -20,6 +20,7 @@
 #include "core/shadow.hpp"
 #include "core/trash.hpp"
 #include "core/tree_claim.hpp"
+#include "core/tree_edit.hpp"
 #include "core/watch.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
@@ -566,7 +567,7 @@ namespace {
 
 // let_go_of_branches' one transaction; false, with nothing changed, when it cannot be.
 bool let_go_together(const Project& project, const std::vector<LettingGo>& going,
-                     const Result<std::vector<WorktreeEntry>>& listed) {
+                     const Result<std::vector<WorktreeEntry>>& listed, RefTransactions* through) {
   if (!listed) return false;
   std::string input;
   for (const LettingGo& one : going) {
@@ -586,6 +587,10 @@ bool let_go_together(const Project& project, const std::vector<LettingGo>& going
     input += fmt::format("delete {} {}\n", ref, one.tip);
   }
   if (input.empty()) return true;
+  if (through) {
+    auto done = through->send(input);
+    return done && done->ok();
+  }
   GitCall update = repo_call(project, {"update-ref", "-m", "berth: discarded", "--stdin"});
   update.input = input;
   auto done = git_status_of(update);
@@ -595,8 +600,9 @@ bool let_go_together(const Project& project, const std::vector<LettingGo>& going
 } // namespace
 
 void let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
-                        const Result<std::vector<WorktreeEntry>>& listed) {
-  if (let_go_together(project, going, listed)) return;
+                        const Result<std::vector<WorktreeEntry>>& listed,
+                        RefTransactions* through) {
+  if (let_go_together(project, going, listed, through)) return;
   std::vector<Workspace> asides;
   std::vector<BranchToDrop> drops;
   for (const LettingGo& one : going) {
@@ -692,6 +698,17 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   if (trash == Trash::yes)
     newest = std::async(std::launch::async,
                         [&project, &w] { return newest_in_trash(project, {w.name}); });
+  // One `git update-ref --stdin` for the snapshot's ref and, at the end, the branch let go:
+  // started now, beside the rest (a git process less on the discard's way, twice).
+  std::optional<RefTransactions> refs;
+  if (trash == Trash::yes)
+    refs.emplace(repo_call(project, {"update-ref", "-m", "berth: discard " + w.name, "--stdin"}));
+  // So are the gits its snapshot writes trees, untracked files as they are and commits with:
+  // each answers at once when its turn comes (three process starts off the discard's way).
+  std::optional<PrestartedGits> writers;
+  if (trash == Trash::yes && present)
+    writers.emplace(std::vector<GitCall>{tree_writer(project.common_dir()),
+                                         untracked_hasher(project), commit_writer(project)});
   // The user's ignore file, which the snapshot's capture asks git for: asked beside the branch's
   // tip, not on the capture's way.
   std::future<std::string> excludes;
@@ -764,6 +781,7 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
       auto it = listed.find(w.name);
       return it == listed.end() ? std::string() : it->second;
     };
+    hints.refs = refs ? &*refs : nullptr;
     std::optional<SnapshotTrees> trees;
     d.snapshot = BERTH_TRY(snapshot_for_discard(project, w, present, hints, &trees));
     note_what_was_saved(project, w, *d.snapshot, present, symlinked, d, trees ? &*trees : nullptr);
@@ -793,7 +811,7 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
     let_go_of_branches(
         project,
         {LettingGo{&w, doomed == w.path ? std::string() : doomed, &*d.snapshot, tip, &d.warnings}},
-        held.get());
+        held.get(), refs ? &*refs : nullptr);
   else
     drop_branch(project, w, tip, doomed, d.warnings);
   BERTH_TRY(forget_workspace(project, w));

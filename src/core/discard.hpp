@@ -120,8 +120,10 @@ struct LettingGo {
   std::string tip;          ///< its branch's tip as read at the start; "" when it had none
   std::vector<std::string>* warnings;
 };
+/// `through`: the discard's own `update-ref --stdin` for the transaction (null: a git of its own).
 void let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
-                        const Result<std::vector<WorktreeEntry>>& listed);
+                        const Result<std::vector<WorktreeEntry>>& listed,
+                        RefTransactions* through = nullptr);
 
 /// `git worktree remove` of a tree that was not moved aside (or a worktree git still lists whose
 /// directory is gone). A failure changes nothing: the claim puts the record back.

@@ -6,6 +6,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <future>
+#include <mutex>
 #include <set>
 #include <sys/statvfs.h>
 #include <thread>
@@ -248,7 +250,72 @@ Result<util::Child> git_start(const GitCall& call) {
   return std::move(*child);
 }
 
+namespace {
+
+std::mutex g_prestarted_mutex;
+// The live set of PrestartedGits (one at a time: another made meanwhile starts nothing).
+std::vector<PrestartedGits::Started>* g_prestarted = nullptr;
+
+bool same_call(const GitCall& a, const GitCall& b) {
+  return a.args == b.args && a.cwd == b.cwd && a.env == b.env;
+}
+
+} // namespace
+
+struct PrestartedGits::Started {
+  GitCall call;
+  std::future<Result<util::Child>> child;
+  bool taken = false;
+};
+
+namespace {
+
+// The git started ahead for `call`, if one was and it started.
+std::optional<util::Child> take_prestarted(const GitCall& call) {
+  std::future<Result<util::Child>> child;
+  {
+    std::lock_guard<std::mutex> lock(g_prestarted_mutex);
+    if (!g_prestarted) return std::nullopt;
+    for (auto& p : *g_prestarted)
+      if (!p.taken && same_call(p.call, call)) {
+        p.taken = true;
+        child = std::move(p.child);
+        break;
+      }
+  }
+  if (!child.valid()) return std::nullopt;
+  auto started = child.get();
+  if (!started) return std::nullopt;
+  return std::move(*started);
+}
+
+} // namespace
+
+PrestartedGits::PrestartedGits(const std::vector<GitCall>& calls) {
+  std::lock_guard<std::mutex> lock(g_prestarted_mutex);
+  if (g_prestarted) return;
+  started_ = std::make_unique<std::vector<Started>>();
+  for (const auto& call : calls)
+    started_->push_back(
+        Started{call, std::async(std::launch::async, [call] { return git_start(call); }), false});
+  g_prestarted = started_.get();
+}
+
+PrestartedGits::~PrestartedGits() {
+  if (!started_) return;
+  {
+    std::lock_guard<std::mutex> lock(g_prestarted_mutex);
+    g_prestarted = nullptr;
+  }
+  // Those not taken: killed and reaped as a Child not waited for is. They were sent nothing and
+  // hold nothing; at the end of their input some would act (`update-ref --stdin` commits).
+  for (auto& p : *started_)
+    if (p.child.valid()) (void)p.child.get();
+}
+
 Result<std::vector<std::string>> GitConversation::ask(const std::string& lines, size_t count) {
+  if (!child_)
+    if (auto ready = take_prestarted(call_)) child_.emplace(std::move(*ready));
   if (!child_) child_.emplace(BERTH_TRY(git_start(call_)));
   std::vector<std::string> answers;
   bool sent = child_->send(lines);
@@ -256,6 +323,27 @@ Result<std::vector<std::string>> GitConversation::ask(const std::string& lines, 
     auto line = child_->read_line();
     if (!line) break;
     answers.push_back(std::move(*line));
+  }
+  return answers;
+}
+
+Result<std::vector<std::string>> GitConversation::ask_in_rounds(const std::string& lines) {
+  constexpr size_t kRound = 256; // answers of ~41 bytes: far below a pipe's 64 KiB
+  std::vector<std::string> answers;
+  size_t at = 0;
+  while (at < lines.size()) {
+    size_t end = at, n = 0;
+    while (end < lines.size() && n < kRound) {
+      size_t nl = lines.find('\n', end);
+      end = nl == std::string::npos ? lines.size() : nl + 1;
+      ++n;
+    }
+    auto got = BERTH_TRY(ask(lines.substr(at, end - at), n));
+    bool short_round = got.size() < n;
+    answers.insert(answers.end(), std::make_move_iterator(got.begin()),
+                   std::make_move_iterator(got.end()));
+    if (short_round) break;
+    at = end;
   }
   return answers;
 }
@@ -274,6 +362,41 @@ Result<void> GitConversation::finish() {
   }
   if (!ended->ok()) return tl::unexpected(git_error(call_, *ended));
   return {};
+}
+
+RefTransactions::RefTransactions(GitCall call)
+    : call_(std::move(call)),
+      starting_(std::async(std::launch::async, [this] { return git_start(call_); })) {}
+
+RefTransactions::~RefTransactions() {
+  if (starting_.valid())
+    if (auto started = starting_.get()) child_.emplace(std::move(*started));
+  // A git that committed a transaction ends at the end of its input. One that was sent nothing
+  // would commit an empty transaction there, and run the user's reference-transaction hook for
+  // it: it is killed instead (it holds nothing yet), as a Child not waited for is.
+  if (child_ && used_) (void)child_->communicate();
+  child_.reset();
+}
+
+Result<util::ProcessResult> RefTransactions::send(const std::string& lines) {
+  if (starting_.valid())
+    if (auto started = starting_.get()) child_.emplace(std::move(*started));
+  if (!child_) child_.emplace(BERTH_TRY(git_start(call_)));
+  // One write: git never holds a transaction begun waiting for the rest of it.
+  used_ = true;
+  bool sent = child_->send("start\n" + lines + "prepare\ncommit\n");
+  int answered = 0;
+  for (const char* want : {"start: ok", "prepare: ok", "commit: ok"}) {
+    auto line = sent ? child_->read_line() : std::nullopt;
+    if (line != want) break;
+    ++answered;
+  }
+  if (answered == 3) return util::ProcessResult{0, 0, {}, {}, false};
+  auto ended = child_->communicate();
+  child_.reset();
+  if (!ended) return fail(ErrorCode::git_failed, fmt::format("git update-ref: {}", ended.error()));
+  if (ended->ok()) ended->exit_code = 1; // (it stopped answering, yet said it succeeded)
+  return std::move(*ended);
 }
 
 Result<util::ProcessResult> git(const GitCall& call) {

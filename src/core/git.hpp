@@ -7,7 +7,9 @@
 #include "util/try.hpp" // for every file that runs git: they propagate errors with BERTH_TRY
 
 #include <chrono>
+#include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,13 +69,62 @@ class GitConversation {
 public:
   explicit GitConversation(GitCall call) : call_(std::move(call)) {}
   /// Send `lines` and read `count` answers; fewer when git stopped (finish() then says why).
+  /// (Every line is written before the first answer is read: a few lines, or git's answers would
+  /// fill the pipe while berth still writes.)
   Result<std::vector<std::string>> ask(const std::string& lines, size_t count);
+  /// ask() of any number of lines (each answered by one), in rounds small enough for that.
+  Result<std::vector<std::string>> ask_in_rounds(const std::string& lines);
   /// Close git's input and wait for it: an Error with what it said when it failed.
   Result<void> finish();
 
 private:
   GitCall call_;
   std::optional<util::Child> child_;
+};
+
+/// Conversations started ahead (`calls`, each a git that answers line by line, e.g. `hash-object
+/// --stdin-paths`), on threads of their own while the caller does other work: a GitConversation
+/// of the same call (arguments, folder, environment) made while this lives takes its git instead
+/// of starting one then. Each process start is then off the caller's way (a discard writes its
+/// trees, its untracked files as they are and its commits one after the other: ~1.5 ms each
+/// here). Those not taken are killed when this goes: they were sent nothing.
+class PrestartedGits {
+public:
+  explicit PrestartedGits(const std::vector<GitCall>& calls);
+  PrestartedGits(const PrestartedGits&) = delete;
+  PrestartedGits& operator=(const PrestartedGits&) = delete;
+  ~PrestartedGits();
+
+  struct Started;
+
+private:
+  std::unique_ptr<std::vector<Started>> started_; // null: another set was live
+};
+
+/// Ref transactions sent one after another to a single `git update-ref --stdin` (`call`), started
+/// at construction on a thread of its own, so that its start is off the caller's way (a discard
+/// creates its snapshot's ref, then lets go of its branch: one git process for both, started
+/// beside the claim). Each send() writes "start", its lines, "prepare" and "commit" at once and
+/// reads git's three answers. git dies at the first transaction it refuses: send() returns what
+/// it said, and the next send() starts another git. If berth dies, git reads the end of its input:
+/// a transaction sent whole is committed, as a one-shot `update-ref` would have; one sent nothing
+/// commits an empty transaction (the user's reference-transaction hook then sees no refs).
+class RefTransactions {
+public:
+  explicit RefTransactions(GitCall call);
+  RefTransactions(const RefTransactions&) = delete;
+  RefTransactions& operator=(const RefTransactions&) = delete;
+  ~RefTransactions();
+  /// One transaction of `lines` ("create <ref> <new>\n" ...), as one `git update-ref --stdin`
+  /// of them would end: exit 0, or git's status and stderr.
+  Result<util::ProcessResult> send(const std::string& lines);
+  const GitCall& call() const { return call_; }
+
+private:
+  GitCall call_;
+  std::future<Result<util::Child>> starting_;
+  std::optional<util::Child> child_;
+  bool used_ = false; // a transaction was sent to child_
 };
 
 /// Shorthand: run and return stdout with the trailing newline removed.

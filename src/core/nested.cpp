@@ -931,12 +931,16 @@ Result<std::string> untracked_as_is(const Project& project, const Workspace& w,
   return trees.front();
 }
 
+GitCall untracked_hasher(const Project& project) {
+  return repo_call(project, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
+}
+
 Result<std::vector<std::string>> untracked_as_is_many(const Project& project,
                                                       const std::vector<UntrackedAsked>& asked) {
   std::vector<std::string> trees;
-  // Every work tree's untracked files, hashed in one call by their paths (absolute: the call
-  // runs in the repository; no filter applies, so no work tree's attributes are needed).
-  GitCall hash = repo_call(project, {"hash-object", "-w", "--no-filters", "--stdin-paths"});
+  // Every work tree's untracked files, hashed in one git by their paths (absolute: it runs in
+  // the repository; no filter applies, so no work tree's attributes are needed).
+  std::string paths;
   std::vector<std::vector<FileEntry>> hashed(asked.size());
   for (size_t k = 0; k < asked.size(); ++k) {
     const UntrackedAsked& a = asked[k];
@@ -949,15 +953,17 @@ Result<std::vector<std::string>> untracked_as_is_many(const Project& project,
       files = BERTH_TRY(untracked_files(project, a.index_tree, a.work_tree));
     for (auto& f : files) {
       if (f.path.find('\n') != std::string::npos) continue; // --stdin-paths reads lines
-      hash.input += util::join(a.workspace->path, f.path) + "\n";
+      paths += util::join(a.workspace->path, f.path) + "\n";
       hashed[k].push_back(std::move(f));
     }
   }
-  if (hash.input.empty()) return trees;
-  auto oids = split_lines(BERTH_TRY(git(hash)).out);
+  if (paths.empty()) return trees;
   size_t count = 0;
   for (const auto& files : hashed)
     count += files.size();
+  GitConversation hasher(untracked_hasher(project));
+  auto oids = BERTH_TRY(hasher.ask_in_rounds(paths));
+  BERTH_TRY(hasher.finish());
   if (oids.size() != count) return trees;
   std::vector<TreeEdit> edits;
   std::vector<size_t> edited;

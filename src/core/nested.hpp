@@ -102,6 +102,10 @@ std::vector<std::string> restore_nested(const Project& project, const Workspace&
 Result<std::string> untracked_as_is(const Project& project, const Workspace& workspace,
                                     const std::string& index_tree, const std::string& work_tree);
 
+/// The git that untracked_as_is_many hashes files with, as they are (a conversation: a caller may
+/// start it ahead, PrestartedGits).
+GitCall untracked_hasher(const Project& project);
+
 /// untracked_as_is of several work trees (a discard's siblings): one hash-object for all their
 /// untracked files, one tree edit for all the trees that differ. `known`, when set, is a work
 /// tree's untracked files as its capture found them (Captured::added): no diff-tree to find them.

@@ -196,8 +196,7 @@ write_commits(const Project& project, const std::vector<CommitAsked>& first,
         ::unlink(p.c_str());
     }
   } files;
-  GitConversation writer(
-      repo_call(project, {"hash-object", "-w", "-t", "commit", "--stdin-paths"}));
+  GitConversation writer(commit_writer(project));
   // Each commit to a file of its own, its path sent; then one id read per commit.
   auto write = [&](const std::vector<CommitAsked>& commits,
                    std::vector<std::string>& oids) -> Result<void> {
@@ -225,6 +224,14 @@ write_commits(const Project& project, const std::vector<CommitAsked>& first,
     return fail(ErrorCode::git_failed, "git hash-object did not name every commit it wrote");
   return written;
 }
+
+} // namespace
+
+GitCall commit_writer(const Project& project) {
+  return repo_call(project, {"hash-object", "-w", "-t", "commit", "--stdin-paths"});
+}
+
+namespace {
 
 // A snapshot on its way through make_snapshots.
 struct Snapping {
@@ -411,7 +418,8 @@ std::vector<Result<Snapshot>> make_snapshots(const Project& project,
   return results;
 }
 
-Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot& s) {
+Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot& s,
+                           RefTransactions* through) {
   if (!s.ref.empty()) return {};
   // Create-only ref update: two discards in the same second get distinct refs.
   s.time = unix_now();
@@ -421,7 +429,9 @@ Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot&
                       (attempt == 0 ? std::string() : fmt::format("-{}", attempt));
     GitCall update = repo_call(
         project, {"update-ref", "-m", "berth: trash " + w.name, ref, s.commit, project.null_oid()});
-    auto made = BERTH_TRY(git_status_of(update));
+    if (through) update = through->call();
+    auto made = through ? BERTH_TRY(through->send(fmt::format("create {} {}\n", ref, s.commit)))
+                        : BERTH_TRY(git_status_of(update));
     if (made.ok()) {
       s.ref = ref;
       return {};
@@ -455,7 +465,7 @@ Result<void> keep_snapshot(const Project& project, const Workspace& w, Snapshot&
 Result<Snapshot> take_snapshot(const Project& project, const Workspace& w, Content content,
                                const SnapshotHints& hints) {
   Snapshot s = BERTH_TRY(make_snapshot(project, w, content, hints));
-  BERTH_TRY(keep_snapshot(project, w, s));
+  BERTH_TRY(keep_snapshot(project, w, s, hints.refs));
   return s;
 }
 

@@ -18,6 +18,10 @@
 
 namespace berth {
 
+struct GitCall;
+
+class RefTransactions;
+
 enum class Content { work_tree, commits_only };
 
 /// What a caller snapshotting several workspaces has read for all at once.
@@ -27,6 +31,9 @@ struct SnapshotHints {
   /// The workspace's newest snapshot in the trash, as newest_in_trash lists it ("" for none),
   /// asked only once the work tree is captured (a discard lists it beside the capture).
   std::function<std::string()> newest;
+  /// Where the snapshot's ref is created: the discard's own `update-ref --stdin` (null: a git
+  /// of its own).
+  RefTransactions* refs = nullptr;
 };
 
 /// Save `workspace` to the trash. With Content::commits_only (its directory is gone or cannot be
@@ -53,9 +60,13 @@ struct SnapshotAsked {
 };
 std::vector<Result<Snapshot>> make_snapshots(const Project& project,
                                              const std::vector<SnapshotAsked>& asked);
+/// The git make_snapshots writes its commits with (a conversation: a caller may start it ahead,
+/// PrestartedGits).
+GitCall commit_writer(const Project& project);
 /// Its second half: the trash ref, create-only (a name taken in the same second gets `-1`,
 /// `-2`...). Nothing to do when `snapshot.ref` is set.
-Result<void> keep_snapshot(const Project& project, const Workspace& workspace, Snapshot& snapshot);
+Result<void> keep_snapshot(const Project& project, const Workspace& workspace, Snapshot& snapshot,
+                           RefTransactions* through = nullptr);
 /// keep_snapshot of several snapshots (of different workspaces) in one ref transaction; when it
 /// fails (a name taken, a hook's refusal), each on its own. One result per snapshot.
 std::vector<Result<void>> keep_snapshots(const Project& project,

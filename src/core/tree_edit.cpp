@@ -167,6 +167,14 @@ std::string folder_name(const TreeEdit& edit, const std::string& dir) {
 
 } // namespace
 
+GitCall tree_writer(const std::string& git_dir) {
+  return GitCall{{"--git-dir=" + git_dir, "hash-object", "-w", "-t", "tree", "--stdin-paths"},
+                 git_dir,
+                 {},
+                 {},
+                 {}};
+}
+
 Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& git_dir,
                                                            const std::vector<TreeEdit>& edits,
                                                            const std::string& scratch_dir,
@@ -229,12 +237,7 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
   // then each hung in its parent (or dropped from there when it became empty). One hash-object
   // for all depths, in conversation: it names each tree as it writes it (a line each), and the
   // next depth is sent once the last one's names are in.
-  GitCall write{{"--git-dir=" + git_dir, "hash-object", "-w", "-t", "tree", "--stdin-paths"},
-                git_dir,
-                {},
-                {},
-                {}};
-  GitConversation writer(write);
+  GitConversation writer(tree_writer(git_dir));
   static std::atomic<int> counter{0};
   int batch = ++counter;
   size_t deepest = 0;

@@ -12,6 +12,8 @@
 
 namespace berth {
 
+struct GitCall;
+
 /// One entry of a tree object.
 struct TreeEntry {
   std::string mode; ///< as git writes it: "100644", "100755", "120000", "160000", "40000"
@@ -58,6 +60,10 @@ struct TreeEdit {
 Result<std::optional<std::string>> edit_tree(const std::string& git_dir, const std::string& base,
                                              const PathChanges& changes,
                                              const std::string& scratch_dir);
+
+/// The git that edit_trees writes trees with, in the repository whose git dir is `git_dir` (a
+/// conversation: a caller may start it ahead, PrestartedGits).
+GitCall tree_writer(const std::string& git_dir);
 
 /// edit_tree of several trees at once (the workspaces of one discard or compare): the folders
 /// `known` lacks read in one cat-file for all, the new folders written one depth at a time for

@@ -38,6 +38,11 @@ public:
   const std::string& root() const { return dir_.path(); }
   std::string path(const std::string& rel) const { return util::join(dir_.path(), rel); }
 
+  // A git call in `cwd` (relative to the scratch root), not run.
+  berth::GitCall call(const std::string& cwd, std::vector<std::string> args) const {
+    return berth::GitCall{std::move(args), path(cwd), env(), {}, util::Stream::pipe};
+  }
+
   // Run git in `cwd` (relative to the scratch root); the test fails if git does.
   std::string git(const std::string& cwd, std::vector<std::string> args) const {
     berth::GitCall call{std::move(args), path(cwd), env(), {}, util::Stream::pipe};
@@ -803,6 +808,124 @@ TEST(IndexFile, GlanceTellsItsTreeAndWhichPathsItHas) {
   EXPECT_FALSE(berth::glance_index_file(s.path("r/.git/no-index"), 20, {}));
   ASSERT_EQ(::mkfifo(s.path("r/.git/fifo").c_str(), 0644), 0);
   EXPECT_FALSE(berth::glance_index_file(s.path("r/.git/fifo"), 20, {}));
+}
+
+// ---- one `git update-ref --stdin` for several transactions (git.cpp) --------------------------
+
+TEST(RefTransactions, SeveralInOneGitARefusalSaidTheNextInANewOne) {
+  Scratch s;
+  s.git("", {"init", "-q", "r"});
+  s.git("r", {"commit", "-q", "--allow-empty", "-m", "one"});
+  const std::string head = berth::chomp(s.git("r", {"rev-parse", "HEAD"}));
+  // The user's hook logs each call: which refs, in which state.
+  s.write("r/.git/hooks/reference-transaction",
+          "#!/bin/sh\n{ echo \"$1\"; cat; } >>\"$(git rev-parse --git-dir)/hook.log\"\n");
+  ASSERT_EQ(::chmod(s.path("r/.git/hooks/reference-transaction").c_str(), 0755), 0);
+  auto hooked = [&] {
+    auto log = util::read_file(s.path("r/.git/hook.log"));
+    return log ? *log : std::string();
+  };
+  {
+    berth::RefTransactions refs(s.call("r", {"update-ref", "-m", "test", "--stdin"}));
+    auto made = refs.send("create refs/berth/a " + head + "\n");
+    ASSERT_TRUE(made);
+    EXPECT_TRUE(made->ok()) << made->err;
+    EXPECT_EQ(berth::chomp(s.git("r", {"rev-parse", "refs/berth/a"})), head);
+    // Refused (the ref exists): git's own words, nothing changed.
+    auto again = refs.send("create refs/berth/a " + head + "\ncreate refs/berth/b " + head + "\n");
+    ASSERT_TRUE(again);
+    EXPECT_FALSE(again->ok());
+    EXPECT_NE(again->err.find("refs/berth/a"), std::string::npos) << again->err;
+    EXPECT_EQ(s.git("r", {"for-each-ref", "refs/berth/b"}), "");
+    // The next one in a git of its own.
+    auto deleted = refs.send("delete refs/berth/a " + head + "\n");
+    ASSERT_TRUE(deleted);
+    EXPECT_TRUE(deleted->ok()) << deleted->err;
+    EXPECT_EQ(s.git("r", {"for-each-ref", "refs/berth/"}), "");
+  }
+  // The hook saw each transaction once (the refused one aborted), and nothing else: no empty
+  // transaction when the git that committed the last one went.
+  auto states = [&] {
+    std::string seen;
+    for (const auto& line : berth::split_lines(hooked()))
+      if (line.find(' ') == std::string::npos) seen += line + " ";
+    return seen;
+  };
+  EXPECT_EQ(states(), "prepared committed aborted prepared committed ");
+  EXPECT_NE(hooked().find(std::string(40, '0') + " " + head + " refs/berth/a\n"),
+            std::string::npos);
+  // One never sent a transaction runs no hook when it goes (not an empty transaction).
+  ASSERT_EQ(::unlink(s.path("r/.git/hook.log").c_str()), 0);
+  { berth::RefTransactions unused(s.call("r", {"update-ref", "-m", "test", "--stdin"})); }
+  EXPECT_EQ(hooked(), "");
+}
+
+TEST(PrestartedGits, AConversationTakesTheGitStartedAheadTheOthersGoQuietly) {
+  Scratch s;
+  s.git("", {"init", "-q", "r"});
+  s.write("r/a.txt", "a\n");
+  const std::string trace = s.path("trace.json");
+  auto traced = [&](std::vector<std::string> args) {
+    berth::GitCall call = s.call("r", std::move(args));
+    call.env["GIT_TRACE2_EVENT"] = trace;
+    return call;
+  };
+  // The gits started so far (those of `command`, when named), by their trace.
+  auto starts = [&](const std::string& command = {}) {
+    auto log = util::read_file(trace);
+    size_t n = 0;
+    for (const auto& line : berth::split_lines(log ? *log : std::string()))
+      if (line.find("\"event\":\"start\"") != std::string::npos &&
+          line.find(command) != std::string::npos)
+        ++n;
+    return n;
+  };
+  s.write("r/.git/hooks/reference-transaction",
+          "#!/bin/sh\necho \"$1\" >>\"$(git rev-parse --git-dir)/hook.log\"\n");
+  ASSERT_EQ(::chmod(s.path("r/.git/hooks/reference-transaction").c_str(), 0755), 0);
+  const auto hasher = traced({"hash-object", "-w", "--stdin-paths"});
+  {
+    berth::PrestartedGits ahead({hasher, traced({"update-ref", "--stdin"})});
+    for (int waited = 0; starts() < 2 && waited < 500; ++waited)
+      ::usleep(10 * 1000);
+    ASSERT_EQ(starts(), 2u) << "both started ahead";
+    berth::GitConversation asked(hasher);
+    auto oids = asked.ask_in_rounds(s.path("r/a.txt") + "\n");
+    ASSERT_TRUE(oids);
+    EXPECT_EQ(*oids, std::vector<std::string>{berth::chomp(s.git("r", {"hash-object", "a.txt"}))});
+    EXPECT_TRUE(asked.finish());
+    EXPECT_EQ(starts("hash-object"), 1u) << "the conversation took the git started ahead";
+    // Another of the same call starts its own: each git started ahead serves one.
+    berth::GitConversation again(hasher);
+    EXPECT_TRUE(again.ask_in_rounds(s.path("r/a.txt") + "\n"));
+    EXPECT_TRUE(again.finish());
+  }
+  EXPECT_EQ(starts("hash-object"), 2u);
+  // The `update-ref --stdin` nobody took was killed, not left to commit an empty transaction.
+  EXPECT_FALSE(util::read_file(s.path("r/.git/hook.log")));
+}
+
+TEST(GitConversation, InRoundsManyLinesWithoutFillingThePipes) {
+  Scratch s;
+  s.git("", {"init", "-q", "r"});
+  // 5,000 paths: ~200 KiB of answers, ~400 KiB asked; all at once, both pipes would fill.
+  std::string paths;
+  for (int i = 0; i < 5000; ++i)
+    paths += s.path("r/.git/" + std::string(60, 'p') + std::to_string(i)) + "\n";
+  s.write("r/one.txt", "one\n");
+  berth::GitConversation hasher(s.call("r", {"hash-object", "--stdin-paths"}));
+  auto none = hasher.ask_in_rounds(paths);
+  ASSERT_TRUE(none); // git stops at the first path that is not there
+  EXPECT_TRUE(none->empty());
+  EXPECT_FALSE(hasher.finish());
+  std::string same;
+  for (int i = 0; i < 5000; ++i)
+    same += s.path("r/one.txt") + "\n";
+  auto oids = hasher.ask_in_rounds(same);
+  ASSERT_TRUE(oids);
+  ASSERT_EQ(oids->size(), 5000u);
+  EXPECT_EQ(oids->back(), berth::chomp(s.git("r", {"hash-object", "one.txt"})));
+  EXPECT_TRUE(hasher.finish());
 }
 
 // ---- a status restated from the watcher's paths (capture.cpp) ---------------------------------
