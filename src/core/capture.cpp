@@ -126,7 +126,7 @@ std::optional<PathChanges> stage_paths(const Workspace& w, const std::vector<std
   auto updated = git_status_of(update);
   if (!updated || !updated->ok()) return std::nullopt;
   // What it staged: read from the tiny index itself (a few entries), or, for an index git wrote
-  // in a form not read here (a version 4 or split index, by the user's configuration), asked.
+  // in a form not read here (a split index, by the user's configuration), asked.
   std::optional<std::vector<IndexEntry>> entries;
   if (auto bytes = util::read_file(tiny)) entries = parse_index(*bytes, oid_bytes);
   if (!entries) {

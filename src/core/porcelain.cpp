@@ -100,9 +100,9 @@ uint16_t be16(std::string_view d, size_t at) {
 namespace {
 
 // The walk parse_index and glance_index share, the way git's read-cache.c writes an index of
-// version 2 or 3: `on_entry(at, name_at, len)` for each entry (its fixed part at `at`, its name
-// at `name_at`), then `on_extension(name, data)` for each extension. False for anything else
-// (version 4, a split or a sparse index, anything malformed).
+// version 2, 3 or 4: `on_entry(at, name)` for each entry (its fixed part at `at`; `name` valid
+// during the call), then `on_extension(name, data)` for each extension. False for anything else
+// (a split or a sparse index, anything malformed).
 template <class OnEntry, class OnExtension>
 bool walk_index(std::string_view d, size_t oid_bytes, OnEntry&& on_entry,
                 OnExtension&& on_extension) {
@@ -110,14 +110,17 @@ bool walk_index(std::string_view d, size_t oid_bytes, OnEntry&& on_entry,
   if (oid_bytes == 0 || d.size() < 12 + oid_bytes || d.substr(0, 4) != "DIRC") return false;
   const uint32_t version = be32(d, 4);
   const uint32_t count = be32(d, 8);
-  if (version != 2 && version != 3) return false;
+  if (version < 2 || version > 4) return false;
   const size_t end = d.size() - oid_bytes;
   // Each entry: ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4 each), the oid,
   // 16 bits of flags (the name's length in the low 12, the stage in the next 2, "extended" in
-  // bit 14: 16 more bits follow, version 3 only), the name, then 1-8 NULs to a multiple of 8.
+  // bit 14: 16 more bits follow, version 3 and later), then the name: up to 3, NUL-ended, then
+  // 0-7 more NULs to a multiple of 8; in 4, how many bytes of the previous entry's name to drop
+  // (a varint), then what follows what is left of it, NUL-ended, no padding.
   const size_t fixed = 40 + oid_bytes + 2;
   if (count > (end - 12) / fixed) return false;
   size_t at = 12;
+  std::string made; // (version 4: the entry's name, made from the previous one's)
   for (uint32_t i = 0; i < count; ++i) {
     if (at + fixed > end) return false;
     const uint16_t flags = be16(d, at + 40 + oid_bytes);
@@ -126,12 +129,31 @@ bool walk_index(std::string_view d, size_t oid_bytes, OnEntry&& on_entry,
       if (version < 3) return false;
       name_at += 2;
     }
+    size_t drop = 0;
+    if (version == 4) {
+      // git's varint.c: 7 bits a byte, most significant first, each continuation adding one.
+      if (name_at >= end) return false;
+      auto c = static_cast<unsigned char>(d[name_at++]);
+      drop = c & 127;
+      while (c & 128) {
+        if (name_at >= end || drop > (size_t{1} << 48)) return false;
+        c = static_cast<unsigned char>(d[name_at++]);
+        drop = ((drop + 1) << 7) + (c & 127);
+      }
+      if (drop > made.size()) return false;
+    }
     const size_t nul = d.find('\0', name_at);
     if (nul == std::string_view::npos || nul >= end) return false;
-    const size_t len = nul - name_at;
-    if ((flags & 0x0fff) != std::min<size_t>(len, 0x0fff) || len == 0) return false;
-    on_entry(at, name_at, len);
-    at += ((name_at - at) + len + 8) & ~size_t{7};
+    std::string_view tail = d.substr(name_at, nul - name_at);
+    std::string_view full = tail;
+    if (version == 4) {
+      made.resize(made.size() - drop);
+      made.append(tail);
+      full = made;
+    }
+    if ((flags & 0x0fff) != std::min<size_t>(full.size(), 0x0fff) || full.empty()) return false;
+    on_entry(at, full);
+    at = version == 4 ? nul + 1 : at + (((name_at - at) + tail.size() + 8) & ~size_t{7});
     if (at > end) return false;
   }
   // The extensions: 4 bytes of name, 4 of size, the data.
@@ -163,12 +185,12 @@ std::string hex_of(std::string_view raw) {
 
 std::optional<std::vector<IndexEntry>> parse_index(std::string_view d, size_t oid_bytes) {
   std::vector<IndexEntry> entries;
-  auto entry = [&](size_t at, size_t name_at, size_t len) {
+  auto entry = [&](size_t at, std::string_view name) {
     IndexEntry e;
     e.mode = fmt::format("{:06o}", be32(d, at + 24));
     e.oid = hex_of(d.substr(at + 40, oid_bytes));
     e.stage = (be16(d, at + 40 + oid_bytes) >> 12) & 3;
-    e.path = std::string(d.substr(name_at, len));
+    e.path = std::string(name);
     entries.push_back(std::move(e));
   };
   if (!walk_index(d, oid_bytes, entry, [](std::string_view, std::string_view) {}))
@@ -180,9 +202,9 @@ std::optional<IndexGlance> glance_index(std::string_view d, size_t oid_bytes,
                                         const std::set<std::string>& asked) {
   IndexGlance glance;
   std::set<std::string_view, std::less<>> wanted(asked.begin(), asked.end());
-  auto entry = [&](size_t, size_t name_at, size_t len) {
+  auto entry = [&](size_t, std::string_view name) {
     if (wanted.empty()) return;
-    if (auto it = wanted.find(d.substr(name_at, len)); it != wanted.end()) {
+    if (auto it = wanted.find(name); it != wanted.end()) {
       glance.present.emplace(*it);
       wanted.erase(it);
     }

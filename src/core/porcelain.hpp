@@ -49,10 +49,11 @@ struct IndexEntry {
   int stage = 0;
   std::string path;
 };
-/// The entries of an index file (`data`: its bytes) of version 2 or 3, whose objects are
-/// `oid_bytes` bytes long. Nullopt for anything else: version 4 (compressed paths), a split
-/// index (its `link` extension: entries kept in another file) or a sparse one (`sdir`: folders
-/// as entries), anything malformed. Read the way git's read-cache.c writes it.
+/// The entries of an index file (`data`: its bytes) of version 2, 3 or 4 (names compressed, as
+/// `feature.manyFiles` makes git write them), whose objects are `oid_bytes` bytes long. Nullopt
+/// for anything else: a split index (its `link` extension: entries kept in another file) or a
+/// sparse one (`sdir`: folders as entries), anything malformed. Read the way git's read-cache.c
+/// writes it.
 std::optional<std::vector<IndexEntry>> parse_index(std::string_view data, size_t oid_bytes);
 
 /// What an index file says without listing it (no allocation per entry: a 50k-file index is read

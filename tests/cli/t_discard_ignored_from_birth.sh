@@ -127,6 +127,19 @@ discarded deps none paths
 unset BERTH_SETUP_CLONE
 berth pool drain >/dev/null && wait_for_fillers
 
+# Names compressed in the index (version 4, as feature.manyFiles has git write it): read by berth
+# as well.
+git config index.version 4
+berth pool drain >/dev/null && wait_for_fillers
+ws=$(fresh compressed)
+assert_eq "$(od -An -tu1 -j7 -N1 "$(git -C "$ws" rev-parse --git-dir)/index" | tr -d ' ')" 4 \
+  "the index's version"
+echo 'log' >"$ws/v4.log"
+assert_eq "$(git_says "$ws")" note
+discarded compressed note paths
+git config --unset index.version
+berth pool drain >/dev/null && wait_for_fillers
+
 # The watcher gone (it cannot name the paths since): the look from the birth gives up, the whole
 # tree is walked, same answers.
 for want in note none; do

@@ -731,7 +731,7 @@ TEST(IndexFile, ReadAsLsFilesListsIt) {
   s.git_in("r", {"update-index", "--add", "-z", "--index-info"},
            "100644 78981922613b2afb6025042ff6bd878ac1994e85\tnew\nline"s + '\0');
   std::string index = s.path("r/.git/index");
-  for (const char* version : {"2", "3"}) {
+  for (const char* version : {"2", "4", "3"}) {
     s.git("r", {"update-index", "--index-version", version});
     auto bytes = util::read_file(index);
     ASSERT_TRUE(bytes);
@@ -751,11 +751,14 @@ TEST(IndexFile, ReadAsLsFilesListsIt) {
   ASSERT_TRUE(parsed);
   EXPECT_TRUE(same(*parsed, listed(s)));
 
-  // What is not read: version 4, a split index, a cut or wrong file.
+  // Version 4 (names compressed), with that flag.
   s.git("r", {"update-index", "--index-version", "4"});
   bytes = util::read_file(index);
   ASSERT_TRUE(bytes);
-  EXPECT_FALSE(berth::parse_index(*bytes, 20));
+  parsed = berth::parse_index(*bytes, 20);
+  ASSERT_TRUE(parsed);
+  EXPECT_TRUE(same(*parsed, listed(s)));
+  // What is not read: a split index, a cut or wrong file.
   s.git("r", {"update-index", "--index-version", "2"});
   s.git("r", {"update-index", "--split-index"});
   bytes = util::read_file(index);
@@ -802,8 +805,15 @@ TEST(IndexFile, GlanceTellsItsTreeAndWhichPathsItHas) {
   ASSERT_TRUE(glance);
   EXPECT_EQ(glance->tree, "");
   EXPECT_EQ(glance->present, (std::set<std::string>{"dir/b.txt"}));
-  // What is not read, as parse_index: version 4, a missing file, a FIFO (never waited on).
+  // Version 4 (names compressed) is read as well.
+  s.git("r", {"write-tree"});
   s.git("r", {"update-index", "--index-version", "4"});
+  glance = berth::glance_index_file(index, 20, {"a.txt", "dir/b.txt", "new.txt"});
+  ASSERT_TRUE(glance);
+  EXPECT_EQ(glance->tree, berth::chomp(s.git("r", {"write-tree"})));
+  EXPECT_EQ(glance->present, (std::set<std::string>{"dir/b.txt", "new.txt"}));
+  // What is not read, as parse_index: a split index, a missing file, a FIFO (never waited on).
+  s.git("r", {"update-index", "--split-index"});
   EXPECT_FALSE(berth::glance_index_file(index, 20, {}));
   EXPECT_FALSE(berth::glance_index_file(s.path("r/.git/no-index"), 20, {}));
   ASSERT_EQ(::mkfifo(s.path("r/.git/fifo").c_str(), 0644), 0);
