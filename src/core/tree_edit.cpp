@@ -284,7 +284,7 @@ Result<std::vector<std::optional<std::string>>> edit_trees(const std::string& gi
       }
     std::vector<std::string> oids;
     if (count > 0) {
-      oids = BERTH_TRY(writer.ask(paths, count));
+      oids = BERTH_TRY(writer.ask_in_rounds(paths));
       if (oids.size() != count) {
         BERTH_TRY(writer.finish()); // (says why git stopped)
         return results;

@@ -18,13 +18,18 @@
 
 namespace berth_test {
 
-/// Run git in `dir` for the test's set-up; throw on failure (a broken set-up is not a result).
-/// Its stdout, trailing newlines removed.
-inline std::string sh_git(const std::string& dir, std::vector<std::string> args) {
+/// Run git in `dir` for the test's set-up (fed `input`, when given); throw on failure (a broken
+/// set-up is not a result). Its stdout, trailing newlines removed.
+inline std::string sh_git(const std::string& dir, std::vector<std::string> args,
+                          const std::string& input = {}) {
   args.insert(args.begin(), "git");
   util::SpawnOptions options;
   options.argv = args;
   options.cwd = dir;
+  if (!input.empty()) {
+    options.in = util::Stream::pipe;
+    options.input = input;
+  }
   auto done = util::run(options);
   if (!done || !done->ok())
     throw std::runtime_error("set-up git failed: " + args[1] + (done ? ": " + done->err : ""));

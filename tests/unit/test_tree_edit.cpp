@@ -39,13 +39,12 @@ protected:
     std::string index = util::join(tmp_->path(), "scratch.index");
     ::setenv("GIT_INDEX_FILE", index.c_str(), 1);
     sh_git(repo_, {"read-tree", base});
-    for (const auto& [path, entry] : changes) {
-      if (entry)
-        sh_git(repo_, {"update-index", "--add", "--cacheinfo",
-                       entry->mode + "," + entry->oid + "," + path});
-      else
-        sh_git(repo_, {"update-index", "--force-remove", path});
-    }
+    // ("<mode> <oid>\t<path>"; mode 0 removes the entry)
+    std::string info;
+    for (const auto& [path, entry] : changes)
+      info += (entry ? entry->mode + " " + entry->oid : "0 " + std::string(40, '0')) + "\t" + path +
+              "\n";
+    if (!info.empty()) sh_git(repo_, {"update-index", "--index-info"}, info);
     std::string tree = sh_git(repo_, {"write-tree"});
     ::unsetenv("GIT_INDEX_FILE");
     return tree;
@@ -83,6 +82,22 @@ TEST_F(TreeEditTest, SeveralEditsInOnePassMatchGit) {
   auto alone = berth::edit_tree(git_dir_, base, edits[1].changes, scratch_);
   ASSERT_TRUE(alone && *alone);
   EXPECT_EQ(**alone, *(*made)[1]);
+}
+
+// Thousands of new folders at one depth (a compare of many attempts edits them all in one
+// conversation): asked all at once, git's answers would fill their pipe while berth still wrote.
+TEST_F(TreeEditTest, ThousandsOfFoldersAtOneDepth) {
+  std::string base = sh_git(repo_, {"rev-parse", "HEAD^{tree}"});
+  std::string x = blob("x\n");
+  berth::PathChanges changes;
+  // (3,000: ~120 KiB of answers, twice what a pipe holds, for ~250 KiB of paths asked)
+  for (int i = 0; i < 3000; ++i)
+    changes["f" + std::to_string(i) + "/x.txt"] = berth::TreeEntry{"100644", {}, x};
+  auto made = berth::edit_trees(git_dir_, {{base, changes, {}}}, scratch_);
+  ASSERT_TRUE(made) << made.error().message;
+  ASSERT_EQ(made->size(), 1u);
+  ASSERT_TRUE((*made)[0]);
+  EXPECT_EQ(*(*made)[0], through_index(base, changes));
 }
 
 TEST_F(TreeEditTest, AnImpossibleEditLeavesTheOthers) {
