@@ -698,17 +698,20 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   if (trash == Trash::yes)
     newest = std::async(std::launch::async,
                         [&project, &w] { return newest_in_trash(project, {w.name}); });
-  // One `git update-ref --stdin` for the snapshot's ref and, at the end, the branch let go:
-  // started now, beside the rest (a git process less on the discard's way, twice).
+  // One `git update-ref --stdin` for the snapshot's ref and, at the end, the branch let go, and
+  // the gits its snapshot writes trees, untracked files as they are and commits with: started
+  // now, beside the rest, each answers at once when its turn comes (process starts off the
+  // discard's way).
   std::optional<RefTransactions> refs;
-  if (trash == Trash::yes)
+  std::optional<PrestartedGits> ahead;
+  if (trash == Trash::yes) {
     refs.emplace(repo_call(project, {"update-ref", "-m", "berth: discard " + w.name, "--stdin"}));
-  // So are the gits its snapshot writes trees, untracked files as they are and commits with:
-  // each answers at once when its turn comes (three process starts off the discard's way).
-  std::optional<PrestartedGits> writers;
-  if (trash == Trash::yes && present)
-    writers.emplace(std::vector<GitCall>{tree_writer(project.common_dir()),
-                                         untracked_hasher(project), commit_writer(project)});
+    std::vector<GitCall> calls{refs->call()};
+    if (present)
+      calls.insert(calls.end(), {tree_writer(project.common_dir()), untracked_hasher(project),
+                                 commit_writer(project)});
+    ahead.emplace(calls);
+  }
   // The user's ignore file, which the snapshot's capture asks git for: asked beside the branch's
   // tip, not on the capture's way.
   std::future<std::string> excludes;

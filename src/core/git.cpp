@@ -364,26 +364,17 @@ Result<void> GitConversation::finish() {
   return {};
 }
 
-RefTransactions::RefTransactions(GitCall call)
-    : call_(std::move(call)),
-      starting_(std::async(std::launch::async, [this] { return git_start(call_); })) {}
-
 RefTransactions::~RefTransactions() {
-  if (starting_.valid())
-    if (auto started = starting_.get()) child_.emplace(std::move(*started));
-  // A git that committed a transaction ends at the end of its input. One that was sent nothing
-  // would commit an empty transaction there, and run the user's reference-transaction hook for
-  // it: it is killed instead (it holds nothing yet), as a Child not waited for is.
-  if (child_ && used_) (void)child_->communicate();
-  child_.reset();
+  // (Only a git that was sent a transaction is here: at the end of its input it ends. A git
+  // started ahead for this and never taken is killed by its PrestartedGits.)
+  if (child_) (void)child_->communicate();
 }
 
 Result<util::ProcessResult> RefTransactions::send(const std::string& lines) {
-  if (starting_.valid())
-    if (auto started = starting_.get()) child_.emplace(std::move(*started));
+  if (!child_)
+    if (auto ready = take_prestarted(call_)) child_.emplace(std::move(*ready));
   if (!child_) child_.emplace(BERTH_TRY(git_start(call_)));
   // One write: git never holds a transaction begun waiting for the rest of it.
-  used_ = true;
   bool sent = child_->send("start\n" + lines + "prepare\ncommit\n");
   int answered = 0;
   for (const char* want : {"start: ok", "prepare: ok", "commit: ok"}) {

@@ -83,11 +83,12 @@ private:
 };
 
 /// Conversations started ahead (`calls`, each a git that answers line by line, e.g. `hash-object
-/// --stdin-paths`), on threads of their own while the caller does other work: a GitConversation
-/// of the same call (arguments, folder, environment) made while this lives takes its git instead
-/// of starting one then. Each process start is then off the caller's way (a discard writes its
-/// trees, its untracked files as they are and its commits one after the other: ~1.5 ms each
-/// here). Those not taken are killed when this goes: they were sent nothing.
+/// --stdin-paths` or `update-ref --stdin`), on threads of their own while the caller does other
+/// work: a GitConversation or RefTransactions of the same call (arguments, folder, environment)
+/// used while this lives takes its git instead of starting one then. Each process start is then off
+/// the caller's way (a discard writes its trees, its untracked files as they are and its commits
+/// one after the other: ~1.5 ms each here). Those not taken are killed when this goes: they were
+/// sent nothing.
 class PrestartedGits {
 public:
   explicit PrestartedGits(const std::vector<GitCall>& calls);
@@ -101,17 +102,17 @@ private:
   std::unique_ptr<std::vector<Started>> started_; // null: another set was live
 };
 
-/// Ref transactions sent one after another to a single `git update-ref --stdin` (`call`), started
-/// at construction on a thread of its own, so that its start is off the caller's way (a discard
-/// creates its snapshot's ref, then lets go of its branch: one git process for both, started
-/// beside the claim). Each send() writes "start", its lines, "prepare" and "commit" at once and
-/// reads git's three answers. git dies at the first transaction it refuses: send() returns what
-/// it said, and the next send() starts another git. If berth dies, git reads the end of its input:
-/// a transaction sent whole is committed, as a one-shot `update-ref` would have; one sent nothing
-/// commits an empty transaction (the user's reference-transaction hook then sees no refs).
+/// Ref transactions sent one after another to a single `git update-ref --stdin` (`call`; one
+/// started ahead for it by a PrestartedGits is taken): a discard creates its snapshot's ref, then
+/// lets go of its branch, with one git process for both. Each send() writes "start", its lines,
+/// "prepare" and "commit" at once and reads git's three answers. git dies at the first
+/// transaction it refuses: send() returns what it said, and the next send() starts another git.
+/// If berth dies, git reads the end of its input: a transaction sent whole is committed, as a
+/// one-shot `update-ref` would have; a git started ahead and sent nothing commits an empty
+/// transaction (the user's reference-transaction hook then sees no refs).
 class RefTransactions {
 public:
-  explicit RefTransactions(GitCall call);
+  explicit RefTransactions(GitCall call) : call_(std::move(call)) {}
   RefTransactions(const RefTransactions&) = delete;
   RefTransactions& operator=(const RefTransactions&) = delete;
   ~RefTransactions();
@@ -122,9 +123,7 @@ public:
 
 private:
   GitCall call_;
-  std::future<Result<util::Child>> starting_;
-  std::optional<util::Child> child_;
-  bool used_ = false; // a transaction was sent to child_
+  std::optional<util::Child> child_; // the git sent the last transaction, while it lives
 };
 
 /// Shorthand: run and return stdout with the trailing newline removed.

@@ -864,10 +864,26 @@ TEST(RefTransactions, SeveralInOneGitARefusalSaidTheNextInANewOne) {
   EXPECT_EQ(states(), "prepared committed aborted prepared committed ");
   EXPECT_NE(hooked().find(std::string(40, '0') + " " + head + " refs/berth/a\n"),
             std::string::npos);
-  // One never sent a transaction runs no hook when it goes (not an empty transaction).
+  // One started ahead and never sent a transaction runs no hook when it goes (not an empty
+  // transaction).
   ASSERT_EQ(::unlink(s.path("r/.git/hook.log").c_str()), 0);
-  { berth::RefTransactions unused(s.call("r", {"update-ref", "-m", "test", "--stdin"})); }
+  {
+    const auto call = s.call("r", {"update-ref", "-m", "test", "--stdin"});
+    berth::PrestartedGits ahead({call});
+    berth::RefTransactions unused(call);
+  }
   EXPECT_EQ(hooked(), "");
+  // With one started ahead for the same call, the transaction goes through, and nothing else
+  // (no empty transaction of a git left over).
+  {
+    const auto call = s.call("r", {"update-ref", "-m", "test", "--stdin"});
+    berth::PrestartedGits ahead({call});
+    berth::RefTransactions refs(call);
+    auto made = refs.send("create refs/berth/c " + head + "\n");
+    ASSERT_TRUE(made);
+    EXPECT_TRUE(made->ok()) << made->err;
+  }
+  EXPECT_EQ(states(), "prepared committed ");
 }
 
 TEST(PrestartedGits, AConversationTakesTheGitStartedAheadTheOthersGoQuietly) {
