@@ -8,6 +8,7 @@
 
 #include "berth/berth.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,14 @@ namespace berth {
 /// `git worktree list`, and so the user's `git gc` and `git worktree` commands, read of every
 /// worktree) is not a regular file; "" when none. A few lstat calls per worktree.
 std::string admin_dir_blocking_list(const std::string& common_dir);
+
+/// Whether a worktree other than the one whose admin dir is `own_git_dir` has the branch `ref`
+/// ("refs/heads/x") checked out, told as `git worktree list` tells it (HEAD naming the branch)
+/// from the HEAD files themselves: the main checkout's and each one's under <common>/worktrees/
+/// (no git process). nullopt when one of them cannot be read so (a symlink, a FIFO, a missing
+/// HEAD, anything but a ref or an object name): then ask git.
+std::optional<bool> branch_held_elsewhere(const std::string& common_dir,
+                                          const std::string& own_git_dir, const std::string& ref);
 
 /// Error{hostile_file} when admin_dir_blocking_list finds one: for the callers of `git worktree
 /// list`, which would otherwise wait on it.

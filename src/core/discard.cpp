@@ -409,6 +409,10 @@ Result<void> bring_back_lost_branch(const Project& project, const Workspace& w,
 }
 
 std::string branch_tip(const Project& project, const Workspace& w) {
+  // Its loose file, when it has one (a git process less on the discard's way), else git.
+  if (auto loose =
+          read_loose_ref(project.common_dir(), "refs/heads/" + w.branch, project.null_oid().size()))
+    return *loose;
   if (auto tip = git_status_of(
           repo_call(project, {"rev-parse", "--verify", "-q", "refs/heads/" + w.branch}));
       tip && tip->ok())
@@ -567,8 +571,17 @@ namespace {
 
 // let_go_of_branches' one transaction; false, with nothing changed, when it cannot be.
 bool let_go_together(const Project& project, const std::vector<LettingGo>& going,
-                     const Result<std::vector<WorktreeEntry>>& listed, RefTransactions* through) {
-  if (!listed) return false;
+                     RefTransactions* through) {
+  std::optional<Result<std::vector<WorktreeEntry>>> listed; // (git's, asked only when needed)
+  auto held_elsewhere = [&](const LettingGo& one, const std::string& ref) {
+    if (auto held = branch_held_elsewhere(project.common_dir(), one.workspace->git_dir, ref))
+      return *held;
+    if (!listed) listed = worktrees(project);
+    if (!*listed) return true; // (cannot tell: each step on its own)
+    return std::any_of((*listed)->begin(), (*listed)->end(), [&](const WorktreeEntry& entry) {
+      return entry.branch == ref && entry.path != one.workspace->path && entry.path != one.aside;
+    });
+  };
   std::string input;
   for (const LettingGo& one : going) {
     std::string ref = "refs/heads/" + one.workspace->branch;
@@ -581,9 +594,7 @@ bool let_go_together(const Project& project, const std::vector<LettingGo>& going
                            one.snapshot->head);
     }
     if (one.tip.empty()) continue;
-    for (const auto& entry : *listed)
-      if (entry.branch == ref && entry.path != one.workspace->path && entry.path != one.aside)
-        return false;
+    if (held_elsewhere(one, ref)) return false;
     input += fmt::format("delete {} {}\n", ref, one.tip);
   }
   if (input.empty()) return true;
@@ -600,9 +611,8 @@ bool let_go_together(const Project& project, const std::vector<LettingGo>& going
 } // namespace
 
 void let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
-                        const Result<std::vector<WorktreeEntry>>& listed,
                         RefTransactions* through) {
-  if (let_go_together(project, going, listed, through)) return;
+  if (let_go_together(project, going, through)) return;
   std::vector<Workspace> asides;
   std::vector<BranchToDrop> drops;
   for (const LettingGo& one : going) {
@@ -708,7 +718,8 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
     refs.emplace(repo_call(project, {"update-ref", "-m", "berth: discard " + w.name, "--stdin"}));
     std::vector<GitCall> calls{refs->call()};
     if (present)
-      calls.insert(calls.end(), {tree_writer(project.common_dir()), untracked_hasher(project),
+      calls.insert(calls.end(), {ignore_checker(w), tree_reader(project.common_dir()),
+                                 tree_writer(project.common_dir()), untracked_hasher(project),
                                  commit_writer(project)});
     ahead.emplace(calls);
   }
@@ -722,12 +733,9 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
     BERTH_TRY(bring_back_lost_branch(project, w, d.warnings));
     tip = branch_tip(project, w);
   }
-  // Whether another worktree has the branch checked out (then it is kept), asked beside the
-  // snapshot: while this tree holds the branch, git lets no other worktree check it out, and
-  // the tree lets go of it and the branch goes in one transaction (let_go_of_branches).
-  std::future<Result<std::vector<WorktreeEntry>>> held;
-  if (trash == Trash::yes && present && !tip.empty())
-    held = std::async(std::launch::async, [&project] { return worktrees(project); });
+  // The tree lets go of the branch and the branch goes in one transaction (let_go_of_branches):
+  // while this tree holds the branch, git lets no other worktree check it out.
+  const bool letting_go = trash == Trash::yes && present && !tip.empty();
   d.unsaved_work = before.dirty || before.ahead > 0 || (!tip.empty() && tip != w.base);
   // A directory gone: its submodules' commits may still be in its admin dir, going with it.
   if (!present && trash == Trash::no && !d.unsaved_work)
@@ -801,7 +809,7 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   if (any_ignored.valid()) d.ignored_present = any_ignored.get();
 
   std::string doomed = move_aside(project, w, present, symlinked, d.snapshot, background,
-                                  held.valid() ? Detach::later : Detach::now);
+                                  letting_go ? Detach::later : Detach::now);
   // Nothing to remove when git no longer has the worktree (removed or pruned behind berth's
   // back, the directory gone too): `git worktree remove` would refuse it for ever.
   if (doomed == w.path && (present || symlinked || git_has_worktree(project, w.path)))
@@ -810,11 +818,11 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   // (recover_interrupted), never undone.
   claim.keep();
   // (A tree removed in place let go of everything with its admin dir.)
-  if (held.valid())
+  if (letting_go)
     let_go_of_branches(
         project,
         {LettingGo{&w, doomed == w.path ? std::string() : doomed, &*d.snapshot, tip, &d.warnings}},
-        held.get(), refs ? &*refs : nullptr);
+        refs ? &*refs : nullptr);
   else
     drop_branch(project, w, tip, doomed, d.warnings);
   BERTH_TRY(forget_workspace(project, w));
@@ -931,11 +939,6 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
   for (size_t i = 0; i < names.size(); ++i)
     if (live(i)) claimed.push_back(&all[i].claim->workspace());
   auto tips = branch_tips(project, claimed);
-  // Whether another worktree has one of the branches checked out, asked beside the snapshots
-  // (as discard asks it): the trees let go of them and the branches go in one transaction.
-  std::future<Result<std::vector<WorktreeEntry>>> held;
-  if (!claimed.empty())
-    held = std::async(std::launch::async, [&project] { return worktrees(project); });
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];
@@ -1110,7 +1113,8 @@ discard_to_trash(const Project& project, const std::vector<std::string>& names, 
                                 all[i].d.snapshot ? &*all[i].d.snapshot : nullptr, *all[i].tip,
                                 &all[i].d.warnings});
     }
-  if (!going.empty()) let_go_of_branches(project, going, held.get());
+  // (the trees let go of the branches and the branches go in one transaction)
+  if (!going.empty()) let_go_of_branches(project, going);
   for (size_t i = 0; i < names.size(); ++i) {
     if (!live(i)) continue;
     One& one = all[i];

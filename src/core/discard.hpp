@@ -109,10 +109,11 @@ void detach_asides(const Project& project, const std::vector<Workspace>& asides)
 
 /// The trees moved aside let go of their branches, and the branches go, in one ref transaction:
 /// each tree's HEAD detached where its snapshot saw it, each branch deleted from its tip (each a
-/// compare-and-swap). `listed`: the worktrees as git listed them while the trees still held the
-/// branches (no other worktree can check one out then). When that cannot be (a branch checked
-/// out elsewhere, a ref moved, a hook's refusal), each step on its own (detach_asides, then
-/// drop_branch's of all), and what was kept is said in each one's warnings.
+/// compare-and-swap). Whether another worktree has one checked out is read from the worktrees'
+/// HEAD files (branch_held_elsewhere; git's list when those cannot tell) while the trees still
+/// hold the branches (no other worktree can check one out then). When that cannot be (a branch
+/// checked out elsewhere, a ref moved, a hook's refusal), each step on its own (detach_asides,
+/// then drop_branch's of all), and what was kept is said in each one's warnings.
 struct LettingGo {
   const Workspace* workspace;
   std::string aside;        ///< where its tree is now; "" when it was removed in place
@@ -122,7 +123,6 @@ struct LettingGo {
 };
 /// `through`: the discard's own `update-ref --stdin` for the transaction (null: a git of its own).
 void let_go_of_branches(const Project& project, const std::vector<LettingGo>& going,
-                        const Result<std::vector<WorktreeEntry>>& listed,
                         RefTransactions* through = nullptr);
 
 /// `git worktree remove` of a tree that was not moved aside (or a worktree git still lists whose

@@ -221,35 +221,6 @@ bool bounded_by_default(const std::vector<std::string>& args) {
   return false;
 }
 
-Result<util::ProcessResult> git_status_of(const GitCall& call) {
-  auto options = spawn_options(call);
-  auto result = util::run(options);
-  if (!result) return tl::unexpected(not_started(call, result.error()));
-  // A git that hung is never taken for one that answered "no".
-  if (result->timed_out) return tl::unexpected(timeout_error(call, *result, *options.timeout));
-  return std::move(*result);
-}
-
-GitCallsOwnGroup::GitCallsOwnGroup() {
-  ++g_own_group_scopes;
-}
-GitCallsOwnGroup::~GitCallsOwnGroup() {
-  --g_own_group_scopes;
-}
-
-Result<util::Child> git_start(const GitCall& call) {
-  util::SpawnOptions options = spawn_options(call);
-  options.in = util::Stream::pipe;
-  options.input.clear();
-  // Its own process group: a signal meant for berth's (Ctrl-C, a kill of the group) must not kill
-  // it half-way; it sees berth go as the end of its input and finishes cleanly.
-  options.group = util::ProcessGroup::own;
-  options.parent_death_signal = 0;
-  auto child = util::spawn(options);
-  if (!child) return tl::unexpected(not_started(call, child.error()));
-  return std::move(*child);
-}
-
 namespace {
 
 std::mutex g_prestarted_mutex;
@@ -290,6 +261,44 @@ std::optional<util::Child> take_prestarted(const GitCall& call) {
 }
 
 } // namespace
+
+Result<util::ProcessResult> git_status_of(const GitCall& call) {
+  auto options = spawn_options(call);
+  // A git started ahead for this very call (PrestartedGits) answers it: fed, read and waited for
+  // within the same time limit as one started now.
+  tl::expected<util::ProcessResult, std::string> result;
+  if (auto ready = take_prestarted(call)) {
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (options.timeout) deadline = std::chrono::steady_clock::now() + *options.timeout;
+    result = ready->communicate(call.input, {}, deadline, true);
+  } else {
+    result = util::run(options);
+  }
+  if (!result) return tl::unexpected(not_started(call, result.error()));
+  // A git that hung is never taken for one that answered "no".
+  if (result->timed_out) return tl::unexpected(timeout_error(call, *result, *options.timeout));
+  return std::move(*result);
+}
+
+GitCallsOwnGroup::GitCallsOwnGroup() {
+  ++g_own_group_scopes;
+}
+GitCallsOwnGroup::~GitCallsOwnGroup() {
+  --g_own_group_scopes;
+}
+
+Result<util::Child> git_start(const GitCall& call) {
+  util::SpawnOptions options = spawn_options(call);
+  options.in = util::Stream::pipe;
+  options.input.clear();
+  // Its own process group: a signal meant for berth's (Ctrl-C, a kill of the group) must not kill
+  // it half-way; it sees berth go as the end of its input and finishes cleanly.
+  options.group = util::ProcessGroup::own;
+  options.parent_death_signal = 0;
+  auto child = util::spawn(options);
+  if (!child) return tl::unexpected(not_started(call, child.error()));
+  return std::move(*child);
+}
 
 PrestartedGits::PrestartedGits(const std::vector<GitCall>& calls) {
   std::lock_guard<std::mutex> lock(g_prestarted_mutex);

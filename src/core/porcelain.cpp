@@ -1,11 +1,15 @@
 #include "core/porcelain.hpp"
 
 #include "core/git.hpp"
+#include "util/atomic_file.hpp"
 #include "util/mapped_file.hpp"
+#include "util/paths.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 namespace berth {
 
@@ -545,6 +549,40 @@ std::string trailer_value(const std::string& message, const std::string& key) {
   for (const auto& line : split_lines(message))
     if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
   return {};
+}
+
+std::optional<std::string> read_loose_ref(const std::string& common_dir, const std::string& ref,
+                                          size_t hex_len) {
+  // (a name git would refuse, or one that would lead out of refs/: git decides)
+  if (ref.rfind("refs/", 0) != 0 || ref.back() == '/' || ref.find("//") != std::string::npos ||
+      ref.find("/.") != std::string::npos || ref.find('\\') != std::string::npos)
+    return std::nullopt;
+  std::string path = util::join(common_dir, ref);
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  auto text = util::read_file(path);
+  if (!text || text->size() != hex_len + 1 || text->back() != '\n') return std::nullopt;
+  text->pop_back();
+  if (!std::all_of(text->begin(), text->end(),
+                   [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
+    return std::nullopt;
+  return std::move(*text);
+}
+
+bool may_have_refs_under(const std::string& common_dir, const std::string& prefix) {
+  struct stat st;
+  if (::lstat(util::join(common_dir, "reftable").c_str(), &st) == 0) return true;
+  std::string folder = prefix;
+  while (!folder.empty() && folder.back() == '/')
+    folder.pop_back();
+  if (::lstat(util::join(common_dir, folder).c_str(), &st) == 0 || errno != ENOENT) return true;
+  std::string packed = util::join(common_dir, "packed-refs");
+  if (::lstat(packed.c_str(), &st) != 0) return errno != ENOENT;
+  if (S_ISREG(st.st_mode) && st.st_size == 0) return false;
+  auto mapped = util::MappedFile::open(packed);
+  if (!mapped) return true;
+  // "<oid> <refname>" lines (and "^<oid>" peeled ones): the prefix after a space.
+  return mapped->bytes().find(" " + prefix) != std::string_view::npos;
 }
 
 } // namespace berth

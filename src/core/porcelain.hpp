@@ -73,6 +73,20 @@ std::optional<IndexGlance> glance_index(std::string_view data, size_t oid_bytes,
 std::optional<IndexGlance> glance_index_file(const std::string& path, size_t oid_bytes,
                                              const std::set<std::string>& asked);
 
+/// The object the ref `ref` ("refs/heads/x") names, read from its loose file under `common_dir`
+/// as git reads it (the hex name of `hex_len` digits, then a newline), without a git process.
+/// nullopt whenever git must be asked instead: no such file (a packed ref, no ref, a reftable
+/// repository), a symbolic ref, a symlink, anything but a regular file, or a name berth would
+/// not give a ref.
+std::optional<std::string> read_loose_ref(const std::string& common_dir, const std::string& ref,
+                                          size_t hex_len);
+
+/// Whether the repository may hold refs under `prefix` ("refs/berth/trash/x/"), told from git's
+/// ref files without a git process: false only when there is neither a loose ref folder there
+/// nor a packed ref under it. true whenever that cannot be told (a reftable repository, a
+/// packed-refs file that cannot be read).
+bool may_have_refs_under(const std::string& common_dir, const std::string& prefix);
+
 /// One entry of `git worktree list --porcelain -z`.
 struct WorktreeEntry {
   std::string path;

@@ -11,6 +11,7 @@
 #include "core/name.hpp"
 #include "core/plain.hpp"
 #include "core/registry.hpp"
+#include "core/shadow.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/copy_tree.hpp"
@@ -748,9 +749,7 @@ std::vector<std::string> setup_made_paths(const Project& project) {
   for (const char* key : {"setup.clone", "setup.link"})
     for (const auto& raw : project.config().get_list(key))
       if (std::string rel = setup_path(raw); !rel.empty()) paths.push_back(rel);
-  auto hooks = git_status_of(repo_call(project, {"config", "--get", "core.hooksPath"}));
-  if (hooks && hooks->ok())
-    if (std::string rel = setup_path(chomp(hooks->out)); !rel.empty()) paths.push_back(rel);
+  if (std::string rel = setup_path(hooks_path_setting(project)); !rel.empty()) paths.push_back(rel);
   return paths;
 }
 

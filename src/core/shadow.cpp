@@ -7,6 +7,8 @@
 #include "util/child_process.hpp"
 #include "util/paths.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -184,24 +186,99 @@ std::vector<std::string> global_config_files() {
 
 } // namespace
 
-// The user's global ignore file: core.excludesFile, or git's default. Asked once per process
-// (list asks for every workspace, from several threads).
-std::string global_excludes(const Project& project) {
-  static std::mutex mutex;
-  static std::map<std::string, std::string> known;
-  std::lock_guard<std::mutex> guard(mutex);
-  auto it = known.find(project.common_dir());
-  if (it != known.end()) return it->second;
-  std::string file;
-  if (auto r =
-          git_status_of(repo_call(project, {"config", "--path", "--get", "core.excludesFile"}));
-      r && r->ok() && !chomp(r->out).empty()) {
-    file = chomp(r->out);
-  } else if (!git_config_dir().empty()) {
-    file = util::join(git_config_dir(), "ignore");
+namespace {
+
+constexpr const char* kCorePathsMagic = "berth-core-paths 1\n";
+
+// What git's answers for core.excludesFile and core.hooksPath depend on: the state of every
+// configuration file it reads for the repository (their paths and stat), or "" when that cannot be
+// told from them (a file includes another, whose changes would go unseen; configuration passed in
+// the environment).
+std::string core_paths_key(const Project& project) {
+  for (const char* var : {"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG"})
+    if (const char* v = std::getenv(var); v && *v) return {};
+  std::vector<std::string> files = global_config_files();
+  files.push_back(util::join(project.common_dir(), "config"));
+  files.push_back(util::join(project.common_dir(), "config.worktree"));
+  // (`~` in the value, and git's default, are found from these)
+  const char* home = std::getenv("HOME");
+  const char* no_system = std::getenv("GIT_CONFIG_NOSYSTEM");
+  std::string key = fmt::format("{}{}\n{}\n{}\n", kCorePathsMagic, home ? home : "",
+                                git_config_dir(), no_system ? no_system : "");
+  for (const auto& file : files) {
+    key += file + "\n" + stat_key(file);
+    if (auto text = util::read_file(file)) {
+      std::string lower = *text;
+      std::transform(lower.begin(), lower.end(), lower.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (lower.find("include") != std::string::npos) return {};
+    }
   }
-  known[project.common_dir()] = file;
-  return file;
+  return key;
+}
+
+// Where the user's global ignore file and hooks are, as git's configuration says
+// (core.excludesFile, or git's default; core.hooksPath, "" when not set), `~` expanded. Asked of
+// git only when its configuration changed since the last answer (core_paths_key), which is
+// remembered in this process (list asks for every workspace, from several threads) and in the
+// shadow folder for the next ones: a git process less in every discard, list or status.
+struct CorePaths {
+  std::string excludes_file;
+  std::string hooks_path;
+};
+CorePaths core_paths(const Project& project) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<std::string, CorePaths>> known; // common dir: key, paths
+  std::lock_guard<std::mutex> guard(mutex);
+  std::string key = core_paths_key(project);
+  auto it = known.find(project.common_dir());
+  // (a key that cannot be told: asked once per process, as before the memo)
+  if (it != known.end() && it->second.first == key) return it->second.second;
+  std::string memo = util::join(shadow_dir(project), "core-paths");
+  if (auto kept = util::read_file(memo);
+      kept && !key.empty() && kept->size() > key.size() && kept->compare(0, key.size(), key) == 0) {
+    auto fields = split_z(kept->substr(key.size()));
+    if (fields.size() == 3 && fields[0].empty()) {
+      CorePaths paths{fields[1], fields[2]};
+      known[project.common_dir()] = {key, paths};
+      return paths;
+    }
+  }
+  CorePaths paths;
+  auto r = git_status_of(repo_call(project, {"config", "-z", "--type=path", "--get-regexp",
+                                             "^core\\.(excludesfile|hookspath)$"}));
+  // "<key>\n<value>" NUL each; the last of a key wins, as git reads it.
+  if (r && r->ok())
+    for (const auto& record : split_z(r->out)) {
+      auto nl = record.find('\n');
+      if (nl == std::string::npos) continue;
+      std::string name = record.substr(0, nl);
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      (name == "core.excludesfile" ? paths.excludes_file : paths.hooks_path) =
+          record.substr(nl + 1);
+    }
+  if (paths.excludes_file.empty() && !git_config_dir().empty())
+    paths.excludes_file = util::join(git_config_dir(), "ignore");
+  // git's answer (found, or none: exit 1) under the key taken before it was asked: a change
+  // meanwhile is seen by the next process.
+  bool answered = r && (r->ok() || (r->signal == 0 && r->exit_code == 1));
+  // (a memo: lost with the machine, it is asked again)
+  if (answered && !key.empty() && util::make_dirs(shadow_dir(project)))
+    (void)util::write_file_atomic(
+        memo, key + '\0' + paths.excludes_file + '\0' + paths.hooks_path + '\0', util::Fsync::no);
+  known[project.common_dir()] = {key, paths};
+  return paths;
+}
+
+} // namespace
+
+std::string global_excludes(const Project& project) {
+  return core_paths(project).excludes_file;
+}
+
+std::string hooks_path_setting(const Project& project) {
+  return core_paths(project).hooks_path;
 }
 
 namespace {

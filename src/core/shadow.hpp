@@ -64,9 +64,14 @@ struct TreeBirth {
 void note_birth(const Project& project, const Workspace& workspace, const TreeBirth& birth);
 std::optional<TreeBirth> birth_of(const Project& project, const Workspace& workspace);
 
-/// The user's global ignore file (core.excludesFile, or git's default): asked of git once per
-/// process and project, from any thread; a discard asks it early, beside its first git calls.
+/// The user's global ignore file (core.excludesFile, or git's default), `~` expanded: asked of
+/// git once per process and project, from any thread, and only when git's configuration files
+/// changed since the last answer (remembered in the shadow folder; never when one includes
+/// another, or configuration comes from the environment).
 std::string global_excludes(const Project& project);
+/// core.hooksPath as the repository's configuration sets it (`~` expanded; "" when not set), as
+/// global_excludes asks it (in the same git call).
+std::string hooks_path_setting(const Project& project);
 
 /// Make `call`, a git call in a workspace, use `index` and consult the watcher.
 void use_watcher(const Project& project, GitCall& call, const std::string& index);

@@ -129,8 +129,11 @@ std::map<std::string, std::string> newest_in_trash(const Project& project,
                                 std::string(kNewestFormat) + "%00"};
   for (const auto& name : names) {
     newest[name] = "";
-    args.push_back(trash_prefix(name));
+    // (a name never discarded before, as the ref files tell: nothing to ask git)
+    if (may_have_refs_under(project.common_dir(), trash_prefix(name)))
+      args.push_back(trash_prefix(name));
   }
+  if (args.size() == 3) return newest;
   auto listed = git_status_of(repo_call(project, args));
   if (!listed || !listed->ok()) return {};
   // Each snapshot: its six fields, each ending in a NUL, then the newline git ends it with.
@@ -792,6 +795,10 @@ snapshots_complete(const Project& project, const std::vector<const Snapshot*>& s
   GitCall diff =
       tree_diff_call(project, {"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--raw"});
   diff.input = pairs;
+  // The check's cat-file started now, beside the diff (after the gc waited for, as the diff),
+  // and told what to look for once the diff named the blobs: its start is off the way.
+  GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
+  auto checker = git_start(check);
   auto diffed = git_status_of(diff);
   if (!diffed || !diffed->ok()) return std::nullopt;
   // The commit (NUL-ended) before each pair's entries (":<mode> <mode> <oid> <oid> <status>"
@@ -817,9 +824,9 @@ snapshots_complete(const Project& project, const std::vector<const Snapshot*>& s
     if (words.size() >= 5 && words[1] != "160000" && words[4] != "D")
       wanted += std::string(words[3]) + "\n";
   }
-  GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
-  check.input = peeled + wanted;
-  auto checked = git_status_of(check);
+  if (!checker) return std::nullopt;
+  auto checked = checker->communicate(peeled + wanted, {},
+                                      std::chrono::steady_clock::now() + git_read_timeout(), true);
   if (!checked || !checked->ok() || checked->out.find(" missing") != std::string::npos)
     return std::nullopt;
   auto lines = split_lines(checked->out);

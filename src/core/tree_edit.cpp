@@ -109,7 +109,7 @@ Result<bool> read_trees(const std::string& git_dir, const std::vector<std::strin
     if (!into.contains(name) && std::find(asked.begin(), asked.end(), name) == asked.end())
       asked.push_back(name);
   if (asked.empty()) return true;
-  GitCall read{{"--git-dir=" + git_dir, "cat-file", "--batch"}, git_dir, {}, {}, {}};
+  GitCall read = tree_reader(git_dir);
   for (const auto& name : asked) {
     if (name.find('\n') != std::string::npos) return false; // cat-file reads lines
     read.input += name + "\n";
@@ -166,6 +166,10 @@ std::string folder_name(const TreeEdit& edit, const std::string& dir) {
 }
 
 } // namespace
+
+GitCall tree_reader(const std::string& git_dir) {
+  return GitCall{{"--git-dir=" + git_dir, "cat-file", "--batch"}, git_dir, {}, {}, {}};
+}
 
 GitCall tree_writer(const std::string& git_dir) {
   return GitCall{{"--git-dir=" + git_dir, "hash-object", "-w", "-t", "tree", "--stdin-paths"},

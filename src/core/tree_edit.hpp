@@ -61,6 +61,10 @@ Result<std::optional<std::string>> edit_tree(const std::string& git_dir, const s
                                              const PathChanges& changes,
                                              const std::string& scratch_dir);
 
+/// The git read_trees reads trees with, in the repository whose git dir is `git_dir` (it reads
+/// what it is asked once its input ends: a caller may start it ahead, PrestartedGits).
+GitCall tree_reader(const std::string& git_dir);
+
 /// The git that edit_trees writes trees with, in the repository whose git dir is `git_dir` (a
 /// conversation: a caller may start it ahead, PrestartedGits).
 GitCall tree_writer(const std::string& git_dir);

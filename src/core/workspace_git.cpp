@@ -68,10 +68,14 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
   return GitCall{std::move(args), workspace.path, {}, {}, util::Stream::pipe};
 }
 
+GitCall ignore_checker(const Workspace& workspace) {
+  return workspace_call(workspace, {"check-ignore", "--no-index", "-z", "--stdin"});
+}
+
 std::optional<std::set<std::string>> ignored_by_rules(const Workspace& workspace,
                                                       const std::vector<std::string>& paths) {
   if (paths.empty()) return std::set<std::string>{};
-  GitCall ask = workspace_call(workspace, {"check-ignore", "--no-index", "-z", "--stdin"});
+  GitCall ask = ignore_checker(workspace);
   for (const auto& p : paths)
     ask.input += p + '\0';
   auto told = git_status_of(ask);

@@ -27,6 +27,9 @@ GitCall workspace_call(const Workspace& workspace, std::vector<std::string> args
 /// core.excludesFile), not whether the index tracks a path. Nullopt when git could not tell.
 std::optional<std::set<std::string>> ignored_by_rules(const Workspace& workspace,
                                                       const std::vector<std::string>& paths);
+/// The git ignored_by_rules asks (it reads its paths from its input: a caller may start it
+/// ahead, PrestartedGits).
+GitCall ignore_checker(const Workspace& workspace);
 
 int64_t unix_now();
 

@@ -12,6 +12,10 @@ namespace util {
 /// Call job(i) for every i in [0, count), on at most hardware_concurrency() threads; returns when
 /// all are done. Jobs must not throw.
 template <class Job> void parallel_for(size_t count, Job&& job) {
+  if (count == 1) { // (no thread to start and wait for)
+    job(size_t{0});
+    return;
+  }
   size_t threads_wanted =
       std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), count);
   std::atomic<size_t> next{0};

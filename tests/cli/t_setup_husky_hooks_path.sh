@@ -27,3 +27,8 @@ git -C "$ws" add change.txt
 git -C "$ws" commit -q -m "workspace commit"
 assert_eq "$(tail -1 "$T/hook.log")" "pre-commit in $ws"
 assert_eq "$(git -C "$ws" status --porcelain)" ""
+
+# Its discard counts the hooks set-up copied as set-up's, not as build output that goes (the
+# hooks folder is read from core.hooksPath, as the configuration says it now).
+out=$(BERTH_POOL_SIZE=0 berth --json discard x)
+assert_eq "$(jq -c '[.ignored_files, .setup_files]' <<<"$out")" "[0,3]"

@@ -133,3 +133,17 @@ git config --global core.excludesFile "$HOME/global-ignore"
 check "an untracked file to hide globally"
 echo '*.tmp' >"$HOME/global-ignore"
 check "core.excludesFile hides it"
+# Pointed at another file: the configuration changed, so the answer berth remembered from git
+# (.git/berth/shadow/core-paths) is not used.
+echo '*.log' >"$HOME/other-ignore"
+git config --global core.excludesFile "$HOME/other-ignore"
+check "core.excludesFile points at another file: the file shows again"
+# Set in a file the configuration includes: a change made there alone is seen too.
+git config --global --unset core.excludesFile
+printf '[core]\n\texcludesFile = %s\n' "$HOME/global-ignore" >"$HOME/included"
+git config --global include.path "$HOME/included"
+check "core.excludesFile set in an included file hides it"
+printf '[core]\n\texcludesFile = %s\n' "$HOME/other-ignore" >"$HOME/included"
+check "the included file points elsewhere: the file shows again"
+git config --global --unset include.path
+check "no core.excludesFile any more"

@@ -1,5 +1,6 @@
 // Parsers of git's machine-readable outputs, on literal strings and on outputs captured from the
 // installed git in scratch repositories.
+#include "core/admin_files.hpp"
 #include "core/capture.hpp"
 #include "core/git.hpp"
 #include "core/porcelain.hpp"
@@ -929,6 +930,146 @@ TEST(PrestartedGits, AConversationTakesTheGitStartedAheadTheOthersGoQuietly) {
   EXPECT_EQ(starts("hash-object"), 2u);
   // The `update-ref --stdin` nobody took was killed, not left to commit an empty transaction.
   EXPECT_FALSE(util::read_file(s.path("r/.git/hook.log")));
+}
+
+namespace {
+
+// A repository "r" in the scratch folder with one commit (of a.txt), on `branch` when given.
+void one_commit(const Scratch& s, const std::string& branch = {}) {
+  std::vector<std::string> init{"init", "-q", "r"};
+  if (!branch.empty()) init.insert(init.end() - 1, {"-b", branch});
+  s.git("", init);
+  s.write("r/a.txt", "a\n");
+  s.git("r", {"add", "a.txt"});
+  s.git("r", {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"});
+}
+
+} // namespace
+
+TEST(PrestartedGits, AOneShotCallTakesTheGitStartedAheadWithinItsTimeLimit) {
+  Scratch s;
+  one_commit(s);
+  const std::string trace = s.path("trace.json");
+  berth::GitCall reader = s.call("r", {"cat-file", "--batch"});
+  reader.env["GIT_TRACE2_EVENT"] = trace;
+  auto starts = [&] {
+    auto log = util::read_file(trace);
+    size_t n = 0;
+    for (const auto& line : berth::split_lines(log ? *log : std::string()))
+      n += line.find("\"event\":\"start\"") != std::string::npos;
+    return n;
+  };
+  const std::string tree = berth::chomp(s.git("r", {"rev-parse", "HEAD^{tree}"}));
+  {
+    berth::PrestartedGits ahead({reader});
+    for (int waited = 0; starts() < 1 && waited < 500; ++waited)
+      ::usleep(10 * 1000);
+    ASSERT_EQ(starts(), 1u);
+    berth::GitCall asked = reader;
+    asked.input = "HEAD^{tree}\nno-such-object\n";
+    auto read = berth::git_status_of(asked);
+    ASSERT_TRUE(read);
+    EXPECT_TRUE(read->ok()) << read->err;
+    EXPECT_EQ(read->out.substr(0, tree.size() + 9), tree + " tree 33\n");
+    EXPECT_NE(read->out.find("no-such-object missing\n"), std::string::npos) << read->out;
+    EXPECT_EQ(starts(), 1u) << "the call took the git started ahead";
+    // A call with another input, arguments or folder starts its own.
+    auto again = berth::git_status_of(asked);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->out, read->out);
+    EXPECT_EQ(starts(), 2u);
+  }
+  // Its time limit holds for a git started ahead too: one that never answers (it reads a FIFO
+  // nobody writes) is stopped, and the call says it timed out.
+  ASSERT_EQ(::mkfifo(s.path("r/fifo").c_str(), 0600), 0);
+  berth::GitCall hasher = s.call("r", {"hash-object", "--stdin-paths"});
+  hasher.timeout = std::chrono::milliseconds(300);
+  {
+    berth::PrestartedGits ahead({hasher});
+    berth::GitCall asked = hasher;
+    asked.input = s.path("r/fifo") + "\n";
+    auto stuck = berth::git_status_of(asked);
+    ASSERT_FALSE(stuck);
+    EXPECT_EQ(stuck.error().code, berth::ErrorCode::git_timeout) << stuck.error().message;
+  }
+}
+
+TEST(RefFiles, ALooseRefIsReadAsGitWouldAnythingElseIsLeftToGit) {
+  Scratch s;
+  one_commit(s);
+  const std::string common = s.path("r/.git");
+  const std::string head = berth::chomp(s.git("r", {"rev-parse", "HEAD"}));
+  s.git("r", {"branch", "berth/x"});
+  EXPECT_EQ(berth::read_loose_ref(common, "refs/heads/berth/x", head.size()), head);
+  // Packed (as gc leaves it), missing, symbolic, a symlink, a FIFO, a bad name, the wrong
+  // length: git is asked.
+  s.git("r", {"branch", "berth/packed"});
+  s.git("r", {"pack-refs", "--all"});
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/berth/packed", head.size()));
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/berth/none", head.size()));
+  s.git("r", {"symbolic-ref", "refs/heads/berth/sym", "refs/heads/berth/packed"});
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/berth/sym", head.size()));
+  s.git("r", {"branch", "berth/y"});
+  ASSERT_TRUE(berth::read_loose_ref(common, "refs/heads/berth/y", head.size()));
+  ASSERT_EQ(::symlink("y", s.path("r/.git/refs/heads/berth/link").c_str()), 0);
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/berth/link", head.size()));
+  ASSERT_EQ(::mkfifo(s.path("r/.git/refs/heads/berth/fifo").c_str(), 0600), 0);
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/berth/fifo", head.size()));
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/../heads/berth/y", head.size()));
+  EXPECT_FALSE(berth::read_loose_ref(common, "HEAD", head.size()));
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/berth/y", 64));
+  s.write("r/.git/refs/heads/berth/bad", std::string(head.size(), 'z') + "\n");
+  EXPECT_FALSE(berth::read_loose_ref(common, "refs/heads/berth/bad", head.size()));
+}
+
+TEST(RefFiles, RefsUnderAPrefixMaybeOrCertainlyNone) {
+  Scratch s;
+  one_commit(s);
+  const std::string common = s.path("r/.git");
+  const std::string head = berth::chomp(s.git("r", {"rev-parse", "HEAD"}));
+  EXPECT_FALSE(berth::may_have_refs_under(common, "refs/berth/trash/a/"));
+  s.git("r", {"update-ref", "refs/berth/trash/ab/1", head});
+  EXPECT_TRUE(berth::may_have_refs_under(common, "refs/berth/trash/ab/")) << "loose";
+  EXPECT_FALSE(berth::may_have_refs_under(common, "refs/berth/trash/a/")) << "another name";
+  s.git("r", {"pack-refs", "--all"});
+  ASSERT_FALSE(util::exists(s.path("r/.git/refs/berth/trash/ab"))) << "no loose folder left";
+  EXPECT_TRUE(berth::may_have_refs_under(common, "refs/berth/trash/ab/")) << "packed";
+  EXPECT_FALSE(berth::may_have_refs_under(common, "refs/berth/trash/a/"));
+  // The answer git gives agrees.
+  EXPECT_EQ(s.git("r", {"for-each-ref", "refs/berth/trash/a/"}), "");
+  // A reftable repository keeps no ref files: it cannot be told.
+  ASSERT_TRUE(util::make_dirs(s.path("r/.git/reftable")));
+  EXPECT_TRUE(berth::may_have_refs_under(common, "refs/berth/trash/a/"));
+}
+
+TEST(RefFiles, ABranchHeldByAnotherWorktreeAsGitsListTellsIt) {
+  Scratch s;
+  one_commit(s, "main");
+  s.git("r", {"worktree", "add", "-q", "-b", "berth/x", s.path("x")});
+  s.git("r", {"worktree", "add", "-q", "-b", "berth/y", s.path("y")});
+  s.git("r", {"worktree", "add", "-q", "--detach", s.path("d")});
+  const std::string common = s.path("r/.git");
+  const std::string own = s.path("r/.git/worktrees/x");
+  // Each answer as git's own list gives it.
+  auto listed = [&](const std::string& ref) {
+    std::string out = s.git("r", {"worktree", "list", "--porcelain"});
+    return out.find("branch " + ref + "\n") != std::string::npos;
+  };
+  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/berth/x"), false);
+  EXPECT_TRUE(listed("refs/heads/berth/x")) << "(its own tree holds it)";
+  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/berth/y"), true);
+  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/main"), true)
+      << "the main checkout's";
+  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/berth/z"), false);
+  EXPECT_FALSE(listed("refs/heads/berth/z"));
+  // The same admin dir named another way is still its own.
+  EXPECT_EQ(berth::branch_held_elsewhere(common, s.path("r/.git/worktrees/../worktrees/x"),
+                                         "refs/heads/berth/x"),
+            false);
+  // A HEAD that cannot be read as git would (a FIFO planted there): git is asked.
+  ASSERT_EQ(::unlink(s.path("r/.git/worktrees/d/HEAD").c_str()), 0);
+  ASSERT_EQ(::mkfifo(s.path("r/.git/worktrees/d/HEAD").c_str(), 0600), 0);
+  EXPECT_FALSE(berth::branch_held_elsewhere(common, own, "refs/heads/berth/z"));
 }
 
 TEST(GitConversation, InRoundsManyLinesWithoutFillingThePipes) {
