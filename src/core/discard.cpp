@@ -708,20 +708,21 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
   if (trash == Trash::yes)
     newest = std::async(std::launch::async,
                         [&project, &w] { return newest_in_trash(project, {w.name}); });
-  // One `git update-ref --stdin` for the snapshot's ref and, at the end, the branch let go, and
-  // the gits its snapshot writes trees, untracked files as they are and commits with: started
-  // now, beside the rest, each answers at once when its turn comes (process starts off the
-  // discard's way).
+  // The gits its snapshot asks, started ahead, beside the rest, each answering at once when its
+  // turn comes (process starts off the discard's way): the capture's first (the ignore rules,
+  // the trees read) now; one `git update-ref --stdin` for the snapshot's ref and, at the end, the
+  // branch let go, and the gits that write trees, untracked files as they are and commits, once
+  // the capture asks the first (on 2 cores, gits that all start at once delay the first needed).
   std::optional<RefTransactions> refs;
   std::optional<PrestartedGits> ahead;
   if (trash == Trash::yes) {
     refs.emplace(repo_call(project, {"update-ref", "-m", "berth: discard " + w.name, "--stdin"}));
-    std::vector<GitCall> calls{refs->call()};
     if (present)
-      calls.insert(calls.end(), {ignore_checker(w), tree_reader(project.common_dir()),
-                                 tree_writer(project.common_dir()), untracked_hasher(project),
-                                 commit_writer(project)});
-    ahead.emplace(calls);
+      ahead.emplace(std::vector<GitCall>{ignore_checker(w), tree_reader(project.common_dir())},
+                    std::vector<GitCall>{refs->call(), tree_writer(project.common_dir()),
+                                         untracked_hasher(project), commit_writer(project)});
+    else
+      ahead.emplace(std::vector<GitCall>{refs->call()});
   }
   // The user's ignore file, which the snapshot's capture asks git for: asked beside the branch's
   // tip, not on the capture's way.

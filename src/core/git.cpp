@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace berth {
 namespace {
@@ -225,7 +226,7 @@ namespace {
 
 std::mutex g_prestarted_mutex;
 // The live set of PrestartedGits (one at a time: another made meanwhile starts nothing).
-std::vector<PrestartedGits::Started>* g_prestarted = nullptr;
+PrestartedGits::Set* g_prestarted = nullptr;
 
 bool same_call(const GitCall& a, const GitCall& b) {
   return a.args == b.args && a.cwd == b.cwd && a.env == b.env;
@@ -239,6 +240,20 @@ struct PrestartedGits::Started {
   bool taken = false;
 };
 
+struct PrestartedGits::Set {
+  std::vector<Started> started;
+  std::vector<GitCall> later; // (started at the first take)
+};
+
+namespace {
+
+// Start `call` on a thread of its own: a Started entry of the set.
+PrestartedGits::Started start_ahead(const GitCall& call) {
+  return {call, std::async(std::launch::async, [call] { return git_start(call); }), false};
+}
+
+} // namespace
+
 namespace {
 
 // The git started ahead for `call`, if one was and it started.
@@ -247,12 +262,15 @@ std::optional<util::Child> take_prestarted(const GitCall& call) {
   {
     std::lock_guard<std::mutex> lock(g_prestarted_mutex);
     if (!g_prestarted) return std::nullopt;
-    for (auto& p : *g_prestarted)
+    for (auto& p : g_prestarted->started)
       if (!p.taken && same_call(p.call, call)) {
         p.taken = true;
         child = std::move(p.child);
         break;
       }
+    if (child.valid())
+      for (auto& later : std::exchange(g_prestarted->later, {}))
+        g_prestarted->started.push_back(start_ahead(later));
   }
   if (!child.valid()) return std::nullopt;
   auto started = child.get();
@@ -300,25 +318,26 @@ Result<util::Child> git_start(const GitCall& call) {
   return std::move(*child);
 }
 
-PrestartedGits::PrestartedGits(const std::vector<GitCall>& calls) {
+PrestartedGits::PrestartedGits(const std::vector<GitCall>& calls,
+                               const std::vector<GitCall>& later) {
   std::lock_guard<std::mutex> lock(g_prestarted_mutex);
   if (g_prestarted) return;
-  started_ = std::make_unique<std::vector<Started>>();
+  set_ = std::make_unique<Set>();
   for (const auto& call : calls)
-    started_->push_back(
-        Started{call, std::async(std::launch::async, [call] { return git_start(call); }), false});
-  g_prestarted = started_.get();
+    set_->started.push_back(start_ahead(call));
+  set_->later = later;
+  g_prestarted = set_.get();
 }
 
 PrestartedGits::~PrestartedGits() {
-  if (!started_) return;
+  if (!set_) return;
   {
     std::lock_guard<std::mutex> lock(g_prestarted_mutex);
     g_prestarted = nullptr;
   }
   // Those not taken: killed and reaped as a Child not waited for is. They were sent nothing and
   // hold nothing; at the end of their input some would act (`update-ref --stdin` commits).
-  for (auto& p : *started_)
+  for (auto& p : set_->started)
     if (p.child.valid()) (void)p.child.get();
 }
 

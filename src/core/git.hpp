@@ -89,17 +89,23 @@ private:
 /// the caller's way (a discard writes its trees, its untracked files as they are and its commits
 /// one after the other: ~1.5 ms each here). Those not taken are killed when this goes: they were
 /// sent nothing.
+///
+/// `later`: started only once one of `calls` is taken (the caller is then at the step that
+/// needs them soon): on 2 cores, gits that all start at once delay the first the caller needs.
 class PrestartedGits {
 public:
-  explicit PrestartedGits(const std::vector<GitCall>& calls);
+  explicit PrestartedGits(const std::vector<GitCall>& calls,
+                          const std::vector<GitCall>& later = {});
   PrestartedGits(const PrestartedGits&) = delete;
   PrestartedGits& operator=(const PrestartedGits&) = delete;
   ~PrestartedGits();
 
   struct Started;
 
+  struct Set;
+
 private:
-  std::unique_ptr<std::vector<Started>> started_; // null: another set was live
+  std::unique_ptr<Set> set_; // null: another set was live
 };
 
 /// Ref transactions sent one after another to a single `git update-ref --stdin` (`call`; one

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <functional>
+#include <future>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -795,11 +796,13 @@ snapshots_complete(const Project& project, const std::vector<const Snapshot*>& s
   GitCall diff =
       tree_diff_call(project, {"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--raw"});
   diff.input = pairs;
-  // The check's cat-file started now, beside the diff (after the gc waited for, as the diff),
-  // and told what to look for once the diff named the blobs: its start is off the way.
+  // The check's cat-file started now, on a thread of its own beside the diff (after the gc
+  // waited for, as the diff), and told what to look for once the diff named the blobs: its start
+  // is off the way, and the diff's is not behind it.
   GitCall check = repo_call(project, {"cat-file", "--batch-check=%(objectname)", "--buffer"});
-  auto checker = git_start(check);
+  auto starting = std::async(std::launch::async, [&check] { return git_start(check); });
   auto diffed = git_status_of(diff);
+  auto checker = starting.get();
   if (!diffed || !diffed->ok()) return std::nullopt;
   // The commit (NUL-ended) before each pair's entries (":<mode> <mode> <oid> <oid> <status>"
   // NUL <path> NUL); a path never follows it. (A pair of trees would come as "TREE TREE\n"

@@ -887,40 +887,63 @@ TEST(RefTransactions, SeveralInOneGitARefusalSaidTheNextInANewOne) {
   EXPECT_EQ(states(), "prepared committed ");
 }
 
+namespace {
+
+// Git calls in the scratch repository "r" that log their start to one trace2 file, and how many
+// started so far (those of `command`, when named).
+struct TracedGits {
+  const Scratch& s;
+  std::string trace = s.path("trace.json");
+
+  berth::GitCall call(std::vector<std::string> args) const {
+    berth::GitCall c = s.call("r", std::move(args));
+    c.env["GIT_TRACE2_EVENT"] = trace;
+    return c;
+  }
+  size_t starts(const std::string& command = {}) const {
+    auto log = util::read_file(trace);
+    size_t n = 0;
+    for (const auto& line : berth::split_lines(log ? *log : std::string()))
+      n += line.find("\"event\":\"start\"") != std::string::npos &&
+           line.find(command) != std::string::npos;
+    return n;
+  }
+  // Wait (up to 5 s) until `n` of `command` started.
+  void wait_for(size_t n, const std::string& command = {}) const {
+    for (int waited = 0; starts(command) < n && waited < 500; ++waited)
+      ::usleep(10 * 1000);
+  }
+};
+
+// `file` (in "r") hashed through `hashing`, answered as `git hash-object` answers, and the
+// conversation ended cleanly.
+void expect_hashed_as_git(berth::GitConversation& hashing, const Scratch& s,
+                          const std::string& file) {
+  auto oids = hashing.ask_in_rounds(s.path("r/" + file) + "\n");
+  ASSERT_TRUE(oids);
+  EXPECT_EQ(*oids, std::vector<std::string>{berth::chomp(s.git("r", {"hash-object", file}))});
+  EXPECT_TRUE(hashing.finish());
+}
+
+} // namespace
+
 TEST(PrestartedGits, AConversationTakesTheGitStartedAheadTheOthersGoQuietly) {
   Scratch s;
   s.git("", {"init", "-q", "r"});
   s.write("r/a.txt", "a\n");
-  const std::string trace = s.path("trace.json");
-  auto traced = [&](std::vector<std::string> args) {
-    berth::GitCall call = s.call("r", std::move(args));
-    call.env["GIT_TRACE2_EVENT"] = trace;
-    return call;
-  };
-  // The gits started so far (those of `command`, when named), by their trace.
-  auto starts = [&](const std::string& command = {}) {
-    auto log = util::read_file(trace);
-    size_t n = 0;
-    for (const auto& line : berth::split_lines(log ? *log : std::string()))
-      if (line.find("\"event\":\"start\"") != std::string::npos &&
-          line.find(command) != std::string::npos)
-        ++n;
-    return n;
-  };
+  TracedGits t{s};
+  auto traced = [&](std::vector<std::string> args) { return t.call(std::move(args)); };
+  auto starts = [&](const std::string& command = {}) { return t.starts(command); };
   s.write("r/.git/hooks/reference-transaction",
           "#!/bin/sh\necho \"$1\" >>\"$(git rev-parse --git-dir)/hook.log\"\n");
   ASSERT_EQ(::chmod(s.path("r/.git/hooks/reference-transaction").c_str(), 0755), 0);
   const auto hasher = traced({"hash-object", "-w", "--stdin-paths"});
   {
     berth::PrestartedGits ahead({hasher, traced({"update-ref", "--stdin"})});
-    for (int waited = 0; starts() < 2 && waited < 500; ++waited)
-      ::usleep(10 * 1000);
+    t.wait_for(2);
     ASSERT_EQ(starts(), 2u) << "both started ahead";
     berth::GitConversation asked(hasher);
-    auto oids = asked.ask_in_rounds(s.path("r/a.txt") + "\n");
-    ASSERT_TRUE(oids);
-    EXPECT_EQ(*oids, std::vector<std::string>{berth::chomp(s.git("r", {"hash-object", "a.txt"}))});
-    EXPECT_TRUE(asked.finish());
+    expect_hashed_as_git(asked, s, "a.txt");
     EXPECT_EQ(starts("hash-object"), 1u) << "the conversation took the git started ahead";
     // Another of the same call starts its own: each git started ahead serves one.
     berth::GitConversation again(hasher);
@@ -949,21 +972,13 @@ void one_commit(const Scratch& s, const std::string& branch = {}) {
 TEST(PrestartedGits, AOneShotCallTakesTheGitStartedAheadWithinItsTimeLimit) {
   Scratch s;
   one_commit(s);
-  const std::string trace = s.path("trace.json");
-  berth::GitCall reader = s.call("r", {"cat-file", "--batch"});
-  reader.env["GIT_TRACE2_EVENT"] = trace;
-  auto starts = [&] {
-    auto log = util::read_file(trace);
-    size_t n = 0;
-    for (const auto& line : berth::split_lines(log ? *log : std::string()))
-      n += line.find("\"event\":\"start\"") != std::string::npos;
-    return n;
-  };
+  TracedGits t{s};
+  berth::GitCall reader = t.call({"cat-file", "--batch"});
+  auto starts = [&] { return t.starts(); };
   const std::string tree = berth::chomp(s.git("r", {"rev-parse", "HEAD^{tree}"}));
   {
     berth::PrestartedGits ahead({reader});
-    for (int waited = 0; starts() < 1 && waited < 500; ++waited)
-      ::usleep(10 * 1000);
+    t.wait_for(1);
     ASSERT_EQ(starts(), 1u);
     berth::GitCall asked = reader;
     asked.input = "HEAD^{tree}\nno-such-object\n";
@@ -1070,6 +1085,42 @@ TEST(RefFiles, ABranchHeldByAnotherWorktreeAsGitsListTellsIt) {
   ASSERT_EQ(::unlink(s.path("r/.git/worktrees/d/HEAD").c_str()), 0);
   ASSERT_EQ(::mkfifo(s.path("r/.git/worktrees/d/HEAD").c_str(), 0600), 0);
   EXPECT_FALSE(berth::branch_held_elsewhere(common, own, "refs/heads/berth/z"));
+}
+
+TEST(PrestartedGits, TheLaterOnesStartOnlyOnceOneIsTaken) {
+  Scratch s;
+  one_commit(s);
+  s.write("r/b.txt", "b\n");
+  TracedGits t{s};
+  auto traced = [&](std::vector<std::string> args) { return t.call(std::move(args)); };
+  auto starts = [&](const std::string& command) { return t.starts(command); };
+  auto wait_for = [&](const std::string& command) { t.wait_for(1, command); };
+  const auto reader = traced({"cat-file", "--batch"});
+  const auto hasher = traced({"hash-object", "-w", "--stdin-paths"});
+  {
+    berth::PrestartedGits ahead({reader}, {hasher});
+    wait_for("cat-file");
+    ASSERT_EQ(starts("cat-file"), 1u);
+    ::usleep(100 * 1000);
+    EXPECT_EQ(starts("hash-object"), 0u) << "not before one of the first is taken";
+    berth::GitCall asked = reader;
+    asked.input = "HEAD\n";
+    auto read = berth::git_status_of(asked);
+    ASSERT_TRUE(read);
+    EXPECT_TRUE(read->ok());
+    wait_for("hash-object");
+    EXPECT_EQ(starts("hash-object"), 1u) << "started once the reader was taken";
+    berth::GitConversation hashing(hasher);
+    expect_hashed_as_git(hashing, s, "b.txt");
+    EXPECT_EQ(starts("hash-object"), 1u) << "the conversation took the later one";
+  }
+  // Nothing taken: the later ones never start.
+  {
+    berth::PrestartedGits ahead({traced({"check-ignore", "--stdin"})}, {hasher});
+    wait_for("check-ignore");
+    ::usleep(100 * 1000);
+  }
+  EXPECT_EQ(starts("hash-object"), 1u);
 }
 
 TEST(GitConversation, InRoundsManyLinesWithoutFillingThePipes) {
