@@ -1,11 +1,13 @@
 #include "core/admin_files.hpp"
 
 #include "core/git.hpp"
+#include "core/porcelain.hpp"
 #include "core/workspace_git.hpp"
 #include "util/atomic_file.hpp"
 #include "util/dir.hpp"
 #include "util/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -405,28 +407,30 @@ std::string admin_dir_blocking_list(const std::string& common_dir) {
   return {};
 }
 
-std::optional<bool> branch_held_elsewhere(const std::string& common_dir,
-                                          const std::string& own_git_dir, const std::string& ref) {
-  struct stat own;
-  if (::stat(own_git_dir.c_str(), &own) != 0) return std::nullopt;
+std::optional<std::vector<CheckedOut>> checked_out_branches(const std::string& common_dir) {
   std::vector<std::string> dirs = admin_dirs(common_dir);
   dirs.push_back(common_dir); // (the main checkout's HEAD)
-  for (const auto& dir : dirs) {
-    struct stat st;
-    if (::stat(dir.c_str(), &st) == 0 && st.st_dev == own.st_dev && st.st_ino == own.st_ino)
-      continue;
-    std::string head = util::join(dir, "HEAD");
-    if (::lstat(head.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    auto text = util::read_file(head);
-    if (!text || text->empty() || text->back() != '\n') return std::nullopt;
-    text->pop_back();
-    if (text->rfind("ref: ", 0) == 0) {
-      if (text->compare(5, std::string::npos, ref) == 0) return true;
-    } else if (text->find_first_not_of("0123456789abcdef") != std::string::npos) {
+  std::vector<CheckedOut> listed;
+  for (auto& dir : dirs) {
+    auto head = read_git_line(util::join(dir, "HEAD"));
+    if (!head) return std::nullopt;
+    if (head->rfind("ref: ", 0) == 0)
+      listed.push_back(CheckedOut{std::move(dir), head->substr(5)});
+    else if (!is_hex(*head))
       return std::nullopt;
-    }
   }
-  return false;
+  return listed;
+}
+
+bool held_elsewhere(const std::vector<CheckedOut>& listed, const std::string& own_git_dir,
+                    const std::string& ref) {
+  struct stat own;
+  bool known = ::stat(own_git_dir.c_str(), &own) == 0;
+  return std::any_of(listed.begin(), listed.end(), [&](const CheckedOut& one) {
+    struct stat st;
+    return one.ref == ref && !(known && ::stat(one.admin_dir.c_str(), &st) == 0 &&
+                               st.st_dev == own.st_dev && st.st_ino == own.st_ino);
+  });
 }
 
 Result<void> refuse_blocking_admin(const std::string& common_dir) {

@@ -57,13 +57,20 @@ namespace berth {
 /// worktree) is not a regular file; "" when none. A few lstat calls per worktree.
 std::string admin_dir_blocking_list(const std::string& common_dir);
 
-/// Whether a worktree other than the one whose admin dir is `own_git_dir` has the branch `ref`
-/// ("refs/heads/x") checked out, told as `git worktree list` tells it (HEAD naming the branch)
-/// from the HEAD files themselves: the main checkout's and each one's under <common>/worktrees/
-/// (no git process). nullopt when one of them cannot be read so (a symlink, a FIFO, a missing
-/// HEAD, anything but a ref or an object name): then ask git.
-std::optional<bool> branch_held_elsewhere(const std::string& common_dir,
-                                          const std::string& own_git_dir, const std::string& ref);
+/// The branches the worktrees have checked out, told as `git worktree list` tells them (HEAD
+/// naming the branch) from the HEAD files themselves, without a git process: the main checkout's
+/// (its admin dir is the common dir) and each one's under <common>/worktrees/. nullopt when one of
+/// them cannot be read so (a symlink, a FIFO, a missing HEAD, anything but a ref or an object
+/// name): then ask git.
+struct CheckedOut {
+  std::string admin_dir;
+  std::string ref; ///< "refs/heads/x"
+};
+std::optional<std::vector<CheckedOut>> checked_out_branches(const std::string& common_dir);
+/// Whether one of `listed` other than the worktree whose admin dir is `own_git_dir` (the same
+/// folder, however it is spelled) has `ref` checked out.
+bool held_elsewhere(const std::vector<CheckedOut>& listed, const std::string& own_git_dir,
+                    const std::string& ref);
 
 /// Error{hostile_file} when admin_dir_blocking_list finds one: for the callers of `git worktree
 /// list`, which would otherwise wait on it.

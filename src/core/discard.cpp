@@ -572,11 +572,13 @@ namespace {
 // let_go_of_branches' one transaction; false, with nothing changed, when it cannot be.
 bool let_go_together(const Project& project, const std::vector<LettingGo>& going,
                      RefTransactions* through) {
-  std::optional<Result<std::vector<WorktreeEntry>>> listed; // (git's, asked only when needed)
-  auto held_elsewhere = [&](const LettingGo& one, const std::string& ref) {
-    if (auto held = branch_held_elsewhere(project.common_dir(), one.workspace->git_dir, ref))
-      return *held;
-    if (!listed) listed = worktrees(project);
+  // Which branches the worktrees have checked out: their HEAD files, read once for all; git's
+  // list when those cannot tell.
+  auto heads = checked_out_branches(project.common_dir());
+  std::optional<Result<std::vector<WorktreeEntry>>> listed;
+  if (!heads) listed = worktrees(project);
+  auto held_by_another = [&](const LettingGo& one, const std::string& ref) {
+    if (heads) return held_elsewhere(*heads, one.workspace->git_dir, ref);
     if (!*listed) return true; // (cannot tell: each step on its own)
     return std::any_of((*listed)->begin(), (*listed)->end(), [&](const WorktreeEntry& entry) {
       return entry.branch == ref && entry.path != one.workspace->path && entry.path != one.aside;
@@ -594,7 +596,7 @@ bool let_go_together(const Project& project, const std::vector<LettingGo>& going
                            one.snapshot->head);
     }
     if (one.tip.empty()) continue;
-    if (held_elsewhere(one, ref)) return false;
+    if (held_by_another(one, ref)) return false;
     input += fmt::format("delete {} {}\n", ref, one.tip);
   }
   if (input.empty()) return true;
@@ -724,8 +726,9 @@ Result<Discarded> discard_steps(const Project& project, std::string_view name, F
     else
       ahead.emplace(std::vector<GitCall>{refs->call()});
   }
-  // The user's ignore file, which the snapshot's capture asks git for: asked beside the branch's
-  // tip, not on the capture's way.
+  // The user's ignore file, which the snapshot's capture needs (remembered in the shadow folder;
+  // asked of git when its configuration changed): found beside the rest, not on the capture's
+  // way.
   std::future<std::string> excludes;
   if (trash == Trash::yes && present)
     excludes = std::async(std::launch::async, [&project] { return global_excludes(project); });

@@ -110,7 +110,7 @@ void detach_asides(const Project& project, const std::vector<Workspace>& asides)
 /// The trees moved aside let go of their branches, and the branches go, in one ref transaction:
 /// each tree's HEAD detached where its snapshot saw it, each branch deleted from its tip (each a
 /// compare-and-swap). Whether another worktree has one checked out is read from the worktrees'
-/// HEAD files (branch_held_elsewhere; git's list when those cannot tell) while the trees still
+/// HEAD files (checked_out_branches; git's list when those cannot tell) while the trees still
 /// hold the branches (no other worktree can check one out then). When that cannot be (a branch
 /// checked out elsewhere, a ref moved, a hook's refusal), each step on its own (detach_asides,
 /// then drop_branch's of all), and what was kept is said in each one's warnings.

@@ -252,10 +252,6 @@ PrestartedGits::Started start_ahead(const GitCall& call) {
   return {call, std::async(std::launch::async, [call] { return git_start(call); }), false};
 }
 
-} // namespace
-
-namespace {
-
 // The git started ahead for `call`, if one was and it started.
 std::optional<util::Child> take_prestarted(const GitCall& call) {
   std::future<Result<util::Child>> child;

@@ -551,22 +551,28 @@ std::string trailer_value(const std::string& message, const std::string& key) {
   return {};
 }
 
+std::optional<std::string> read_git_line(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  auto text = util::read_file(path); // (never waits: a FIFO put there meanwhile is refused)
+  if (!text || text->empty() || text->back() != '\n') return std::nullopt;
+  text->pop_back();
+  return std::move(*text);
+}
+
+bool is_hex(std::string_view line) {
+  return line.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
 std::optional<std::string> read_loose_ref(const std::string& common_dir, const std::string& ref,
                                           size_t hex_len) {
   // (a name git would refuse, or one that would lead out of refs/: git decides)
   if (ref.rfind("refs/", 0) != 0 || ref.back() == '/' || ref.find("//") != std::string::npos ||
       ref.find("/.") != std::string::npos || ref.find('\\') != std::string::npos)
     return std::nullopt;
-  std::string path = util::join(common_dir, ref);
-  struct stat st;
-  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  auto text = util::read_file(path);
-  if (!text || text->size() != hex_len + 1 || text->back() != '\n') return std::nullopt;
-  text->pop_back();
-  if (!std::all_of(text->begin(), text->end(),
-                   [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
-    return std::nullopt;
-  return std::move(*text);
+  auto line = read_git_line(util::join(common_dir, ref));
+  if (!line || line->size() != hex_len || !is_hex(*line)) return std::nullopt;
+  return line;
 }
 
 bool may_have_refs_under(const std::string& common_dir, const std::string& prefix) {

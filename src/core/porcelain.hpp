@@ -73,6 +73,12 @@ std::optional<IndexGlance> glance_index(std::string_view data, size_t oid_bytes,
 std::optional<IndexGlance> glance_index_file(const std::string& path, size_t oid_bytes,
                                              const std::set<std::string>& asked);
 
+/// The one line of a small file git keeps (a loose ref, a HEAD), without its newline, read as git
+/// would read a plain one: nullopt when it is not a regular file (a symlink, a FIFO, missing) or
+/// does not end in a newline. Whether `line` is all lowercase hex digits (an object name's).
+std::optional<std::string> read_git_line(const std::string& path);
+bool is_hex(std::string_view line);
+
 /// The object the ref `ref` ("refs/heads/x") names, read from its loose file under `common_dir`
 /// as git reads it (the hex name of `hex_len` digits, then a newline), without a git process.
 /// nullopt whenever git must be asked instead: no such file (a packed ref, no ref, a reftable

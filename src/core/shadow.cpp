@@ -191,37 +191,40 @@ namespace {
 constexpr const char* kCorePathsMagic = "berth-core-paths 1\n";
 
 // What git's answers for core.excludesFile and core.hooksPath depend on: the state of every
-// configuration file it reads for the repository (their paths and stat), or "" when that cannot be
-// told from them (a file includes another, whose changes would go unseen; configuration passed in
-// the environment).
-std::string core_paths_key(const Project& project) {
+// configuration file it reads for the repository (their paths and stat) and what names them; ""
+// when configuration comes from the environment.
+std::string core_paths_key(const std::vector<std::string>& files) {
   for (const char* var : {"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG"})
     if (const char* v = std::getenv(var); v && *v) return {};
-  std::vector<std::string> files = global_config_files();
-  files.push_back(util::join(project.common_dir(), "config"));
-  files.push_back(util::join(project.common_dir(), "config.worktree"));
   // (`~` in the value, and git's default, are found from these)
   const char* home = std::getenv("HOME");
   const char* no_system = std::getenv("GIT_CONFIG_NOSYSTEM");
   std::string key = fmt::format("{}{}\n{}\n{}\n", kCorePathsMagic, home ? home : "",
                                 git_config_dir(), no_system ? no_system : "");
-  for (const auto& file : files) {
+  for (const auto& file : files)
     key += file + "\n" + stat_key(file);
+  return key;
+}
+
+// Whether one of `files` includes another (include.path, includeIf): a change there would leave
+// their state as it was.
+bool includes_another(const std::vector<std::string>& files) {
+  for (const auto& file : files)
     if (auto text = util::read_file(file)) {
       std::string lower = *text;
       std::transform(lower.begin(), lower.end(), lower.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      if (lower.find("include") != std::string::npos) return {};
+      if (lower.find("include") != std::string::npos) return true;
     }
-  }
-  return key;
+  return false;
 }
 
 // Where the user's global ignore file and hooks are, as git's configuration says
 // (core.excludesFile, or git's default; core.hooksPath, "" when not set), `~` expanded. Asked of
-// git only when its configuration changed since the last answer (core_paths_key), which is
-// remembered in this process (list asks for every workspace, from several threads) and in the
-// shadow folder for the next ones: a git process less in every discard, list or status.
+// git only when its configuration files changed since the last answer (core_paths_key), which is
+// remembered in this process (list asks for every workspace, from several threads) and, when no
+// file includes another, in the shadow folder for the next ones: a git process less in every
+// discard, list or status.
 struct CorePaths {
   std::string excludes_file;
   std::string hooks_path;
@@ -230,13 +233,18 @@ CorePaths core_paths(const Project& project) {
   static std::mutex mutex;
   static std::map<std::string, std::pair<std::string, CorePaths>> known; // common dir: key, paths
   std::lock_guard<std::mutex> guard(mutex);
-  std::string key = core_paths_key(project);
+  std::vector<std::string> files = global_config_files();
+  files.push_back(util::join(project.common_dir(), "config"));
+  files.push_back(util::join(project.common_dir(), "config.worktree"));
+  std::string key = core_paths_key(files);
+  // (a key that cannot be told, or files that include others: asked once per process, as
+  // before the memo)
   auto it = known.find(project.common_dir());
-  // (a key that cannot be told: asked once per process, as before the memo)
   if (it != known.end() && it->second.first == key) return it->second.second;
+  bool memo_ok = !key.empty() && !includes_another(files);
   std::string memo = util::join(shadow_dir(project), "core-paths");
   if (auto kept = util::read_file(memo);
-      kept && !key.empty() && kept->size() > key.size() && kept->compare(0, key.size(), key) == 0) {
+      kept && memo_ok && kept->size() > key.size() && kept->compare(0, key.size(), key) == 0) {
     auto fields = split_z(kept->substr(key.size()));
     if (fields.size() == 3 && fields[0].empty()) {
       CorePaths paths{fields[1], fields[2]};
@@ -264,7 +272,7 @@ CorePaths core_paths(const Project& project) {
   // meanwhile is seen by the next process.
   bool answered = r && (r->ok() || (r->signal == 0 && r->exit_code == 1));
   // (a memo: lost with the machine, it is asked again)
-  if (answered && !key.empty() && util::make_dirs(shadow_dir(project)))
+  if (answered && memo_ok && util::make_dirs(shadow_dir(project)))
     (void)util::write_file_atomic(
         memo, key + '\0' + paths.excludes_file + '\0' + paths.hooks_path + '\0', util::Fsync::no);
   known[project.common_dir()] = {key, paths};

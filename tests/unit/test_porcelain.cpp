@@ -1065,26 +1065,32 @@ TEST(RefFiles, ABranchHeldByAnotherWorktreeAsGitsListTellsIt) {
   s.git("r", {"worktree", "add", "-q", "--detach", s.path("d")});
   const std::string common = s.path("r/.git");
   const std::string own = s.path("r/.git/worktrees/x");
+  // (the HEAD files read, then asked of)
+  auto branch_held_elsewhere = [](const std::string& common_dir, const std::string& own_dir,
+                                  const std::string& ref) -> std::optional<bool> {
+    auto listed = berth::checked_out_branches(common_dir);
+    if (!listed) return std::nullopt;
+    return berth::held_elsewhere(*listed, own_dir, ref);
+  };
   // Each answer as git's own list gives it.
   auto listed = [&](const std::string& ref) {
     std::string out = s.git("r", {"worktree", "list", "--porcelain"});
     return out.find("branch " + ref + "\n") != std::string::npos;
   };
-  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/berth/x"), false);
+  EXPECT_EQ(branch_held_elsewhere(common, own, "refs/heads/berth/x"), false);
   EXPECT_TRUE(listed("refs/heads/berth/x")) << "(its own tree holds it)";
-  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/berth/y"), true);
-  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/main"), true)
-      << "the main checkout's";
-  EXPECT_EQ(berth::branch_held_elsewhere(common, own, "refs/heads/berth/z"), false);
+  EXPECT_EQ(branch_held_elsewhere(common, own, "refs/heads/berth/y"), true);
+  EXPECT_EQ(branch_held_elsewhere(common, own, "refs/heads/main"), true) << "the main checkout's";
+  EXPECT_EQ(branch_held_elsewhere(common, own, "refs/heads/berth/z"), false);
   EXPECT_FALSE(listed("refs/heads/berth/z"));
   // The same admin dir named another way is still its own.
-  EXPECT_EQ(berth::branch_held_elsewhere(common, s.path("r/.git/worktrees/../worktrees/x"),
-                                         "refs/heads/berth/x"),
+  EXPECT_EQ(branch_held_elsewhere(common, s.path("r/.git/worktrees/../worktrees/x"),
+                                  "refs/heads/berth/x"),
             false);
   // A HEAD that cannot be read as git would (a FIFO planted there): git is asked.
   ASSERT_EQ(::unlink(s.path("r/.git/worktrees/d/HEAD").c_str()), 0);
   ASSERT_EQ(::mkfifo(s.path("r/.git/worktrees/d/HEAD").c_str(), 0600), 0);
-  EXPECT_FALSE(berth::branch_held_elsewhere(common, own, "refs/heads/berth/z"));
+  EXPECT_FALSE(branch_held_elsewhere(common, own, "refs/heads/berth/z"));
 }
 
 TEST(PrestartedGits, TheLaterOnesStartOnlyOnceOneIsTaken) {
