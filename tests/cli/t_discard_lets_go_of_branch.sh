@@ -19,6 +19,18 @@ ws=$(berth restore x)
 assert_eq "$(cat "$ws/work.txt")" work "restored"
 berth discard --force --no-trash x >/dev/null
 
+# The branch packed (as the user's `git gc` leaves it): no loose ref file for berth to read, its
+# tip is asked of git, and the discard is the same.
+ws=$(berth new p)
+echo packed >"$ws/work.txt"
+git pack-refs --all
+[[ ! -e .git/refs/heads/berth/p ]]
+berth discard p >/dev/null
+not 1 git rev-parse --verify -q refs/heads/berth/p >/dev/null
+ws=$(berth restore p)
+assert_eq "$(cat "$ws/work.txt")" packed "restored"
+berth discard --force --no-trash p >/dev/null
+
 # The branch checked out in another worktree as well: kept, and said so; the discarded tree is
 # gone and holds nothing.
 ws=$(berth new y)
